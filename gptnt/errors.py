@@ -1,0 +1,99 @@
+"""The one error tree of gptnt, split by who must act.
+
+::
+
+    GptntError                      base; the CLI prints ``str(err)`` on one line and exits 1
+    ├── ConfigError                 you misused it: names the field and the fix
+    │   ├── MissionError            a mission or suite file is malformed or unknown
+    │   └── PlayerConfigError       an unknown model / policy / player config
+    ├── ProtocolError               the game answered badly: names the route and the body
+    │   ├── GameHTTPError           non-2xx status
+    │   ├── GameRefusedError        HTTP 200 with a failure body (``Error: …``, ``Unknown route.``,
+    │   │                           ``Please enter …``) as the shipped mod answers
+    │   ├── GameTimeoutError        the deadline of a call passed
+    │   └── FrameBufferError        ``/buffer`` bytes that do not match the layout
+    ├── SimulatorError              the embedded game refused an input (bad action, wrong state)
+    ├── BusError                    Redis transport problems
+    │   ├── RemoteError             an exception raised by another service, carried over Redis
+    │   └── DeadlineExceeded        an RPC got no reply before its deadline
+    └── EpisodeError                an episode could not run to an outcome (becomes ``crashed``)
+
+A model's bad output is *not* an exception: it becomes execution feedback and a record.
+"""
+
+from __future__ import annotations
+
+
+class GptntError(Exception):
+    """Base of every error gptnt raises on purpose."""
+
+
+class ConfigError(GptntError):
+    """Bad configuration or arguments. The message names the field and the fix."""
+
+
+class MissionError(ConfigError):
+    """A mission or suite file is malformed, or an id is unknown."""
+
+
+class PlayerConfigError(ConfigError):
+    """An unknown model, policy or player config."""
+
+
+class ProtocolError(GptntError):
+    """The game backend answered in a way the protocol does not allow."""
+
+    def __init__(self, message: str, *, route: str = "", body: str = "") -> None:
+        super().__init__(message)
+        self.route = route
+        self.body = body
+
+
+class GameHTTPError(ProtocolError):
+    """The game answered with a non-2xx status."""
+
+    def __init__(self, message: str, *, route: str = "", body: str = "", status: int = 0) -> None:
+        super().__init__(message, route=route, body=body)
+        self.status = status
+
+
+class GameRefusedError(ProtocolError):
+    """The game answered HTTP 200 with a failure body, as the shipped mod does."""
+
+
+class GameTimeoutError(ProtocolError):
+    """A call to the game did not complete before its deadline."""
+
+
+class FrameBufferError(ProtocolError):
+    """``/buffer`` bytes that do not match the documented layout."""
+
+
+class SimulatorError(GptntError):
+    """The embedded game refused an input (unknown action, bad coordinates, wrong state)."""
+
+    def __init__(self, message: str, *, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class BusError(GptntError):
+    """A Redis transport problem."""
+
+
+class RemoteError(BusError):
+    """An exception raised in another service, carried back over Redis."""
+
+    def __init__(self, kind: str, message: str, service: str) -> None:
+        super().__init__(f"{service}: {kind}: {message}")
+        self.kind = kind
+        self.message = message
+        self.service = service
+
+
+class DeadlineExceeded(BusError):
+    """An RPC got no reply before its deadline."""
+
+
+class EpisodeError(GptntError):
+    """An episode could not run to an outcome; it is recorded as ``crashed`` with this reason."""
