@@ -23,6 +23,10 @@ app = typer.Typer(
 # One entry per command file of this package; each defines register(app).
 _COMMAND_MODULES = [
     "missions",
+    "manual",
+    "sim",
+    "sim_server",
+    "run",
 ]
 
 for _name in _COMMAND_MODULES:
@@ -43,10 +47,9 @@ def main() -> None:
         sys.exit(130)
     except SystemExit:
         raise
-    except Exception as err:  # click usage errors and the like
-        import click
-
-        if isinstance(err, click.ClickException):
+    except Exception as err:
+        # Usage errors from (typer's vendored) click: print its one-line usage error.
+        if hasattr(err, "show") and hasattr(err, "exit_code"):
             err.show()
             sys.exit(err.exit_code)
         raise

@@ -1,0 +1,202 @@
+"""The mission and suite catalogue: typed views of the JSON files under ``missions/``.
+
+A mission is one bomb to defuse: the ``/startmission`` parameters plus a stable id and a title.
+Ids ``1``–``10`` are the paper's multi-module missions (numbered as in its Table B.14);
+``<Module>-<seed>`` ids (e.g. ``Wires-234``) are its 110 single-module missions. A suite names
+which missions to play and in which modes. Files are loaded as they are, never regenerated at
+run time, so a benchmark run is reproducible from the repository alone.
+
+Layout::
+
+    missions/multi/<id>.json      missions/single/<id>.json      missions/suites/<name>.json
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from gptnt.errors import MissionError
+from gptnt.protocol import MODULE_KINDS, MissionConfig
+
+__all__ = [
+    "DEFAULT_MISSIONS_DIR",
+    "MODULE_TITLES",
+    "Mission",
+    "MissionKind",
+    "Mode",
+    "Suite",
+    "get_mission",
+    "load_mission_file",
+    "load_missions",
+    "load_suite",
+    "suite_names",
+]
+
+DEFAULT_MISSIONS_DIR = Path(__file__).resolve().parent.parent / "missions"
+
+MissionKind = Literal["multi", "single"]
+Mode = Literal["sync", "async"]
+
+# The names players and the manual use for each module kind.
+MODULE_TITLES: dict[str, str] = {
+    "Wires": "Wires",
+    "BigButton": "The Button",
+    "Keypad": "Keypad",
+    "Simon": "Simon Says",
+    "WhosOnFirst": "Who's on First",
+    "Memory": "Memory",
+    "Morse": "Morse Code",
+    "Venn": "Complicated Wires",
+    "WireSequence": "Wire Sequence",
+    "Maze": "Maze",
+    "Password": "Passwords",
+}
+
+
+class Mission(BaseModel):
+    """One mission file."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]*$", description="Stable id; file stem.")
+    kind: MissionKind = Field(description="multi: the paper's Table B.14; single: one module.")
+    title: str = Field(min_length=1)
+    level: str | None = Field(
+        default=None, description="The KTANE campaign level a multi-module mission follows."
+    )
+    source: str = Field(default="", description="Where the numbers come from (provenance).")
+    config: MissionConfig
+
+    @model_validator(mode="after")
+    def _id_matches_kind(self) -> Mission:
+        components = self.config.components
+        if self.kind == "single":
+            if len(components) != 1:
+                raise ValueError(f"a single-module mission has 1 component, not {len(components)}")
+            expected = f"{components[0]}-{self.config.seed}"
+            if self.id != expected:
+                raise ValueError(f"a single-module mission's id must be {expected!r}")
+        elif not self.id.isdigit():
+            raise ValueError(f"a multi-module mission's id is a number, not {self.id!r}")
+        return self
+
+    @property
+    def module_titles(self) -> list[str]:
+        """The modules by their manual names, in component order."""
+        return [MODULE_TITLES.get(name, name) for name in self.config.components]
+
+
+class Suite(BaseModel):
+    """Which missions to play and in which modes."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    description: str = ""
+    missions: list[str] = Field(min_length=1, description="Mission ids, played in this order.")
+    modes: list[Mode] = Field(min_length=1)
+
+
+def _describe(err: ValidationError) -> str:
+    """The first problem as ``field: reason``, the field path dotted (``config.timeLimit``)."""
+    first = err.errors()[0]
+    where = ".".join(str(part) for part in first["loc"]) or "file"
+    return f"{where}: {first['msg']}"
+
+
+def _read_json(path: Path) -> object:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as err:
+        raise MissionError(
+            f"{path}: not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})"
+        ) from None
+    except OSError as err:
+        raise MissionError(f"{path}: cannot read: {err.strerror}") from None
+
+
+def load_mission_file(path: Path) -> Mission:
+    """Read and validate one mission file; its id must equal the file name."""
+    data = _read_json(path)
+    try:
+        mission = Mission.model_validate(data)
+    except ValidationError as err:
+        raise MissionError(f"{path}: {_describe(err)}") from None
+    if mission.id != path.stem:
+        raise MissionError(f"{path}: id: {mission.id!r} must equal the file name {path.stem!r}")
+    return mission
+
+
+def load_missions(directory: Path | None = None) -> dict[str, Mission]:
+    """Every mission under ``directory`` (default: the repository's ``missions/``) by id.
+
+    Order: multi-module missions 1–10, then single-module ones grouped by module (in the
+    protocol's module order) and seed.
+    """
+    directory = Path(directory or DEFAULT_MISSIONS_DIR)
+    if not directory.is_dir():
+        raise MissionError(f"missions directory {directory} does not exist")
+    missions: dict[str, Mission] = {}
+    for path in sorted(directory.glob("*/*.json")):
+        if path.parent.name == "suites":
+            continue
+        mission = load_mission_file(path)
+        if mission.id in missions:
+            raise MissionError(f"{path}: id: {mission.id!r} is defined twice")
+        missions[mission.id] = mission
+    return {m.id: m for m in sorted(missions.values(), key=_catalogue_key)}
+
+
+def _catalogue_key(mission: Mission) -> tuple[int, int, int]:
+    if mission.kind == "multi":
+        return (0, int(mission.id), 0)
+    module = mission.config.components[0]
+    rank = MODULE_KINDS.index(module) if module in MODULE_KINDS else len(MODULE_KINDS)
+    return (1, rank, mission.config.seed)
+
+
+def _unknown(what: str, name: str, known: Iterable[str]) -> MissionError:
+    """An unknown-id error listing close matches (case-insensitive)."""
+    by_lower = {k.lower(): k for k in known}
+    close = difflib.get_close_matches(name.lower(), list(by_lower), n=3, cutoff=0.6)
+    hint = f"; did you mean {', '.join(by_lower[c] for c in close)}?" if close else ""
+    return MissionError(f"unknown {what} {name!r}{hint} (see `gptnt missions list`)")
+
+
+def get_mission(mission_id: str, directory: Path | None = None) -> Mission:
+    """One mission by id; an unknown id names close matches."""
+    missions = load_missions(directory)
+    mission = missions.get(mission_id)
+    if mission is None:
+        raise _unknown("mission", mission_id, missions)
+    return mission
+
+
+def suite_names(directory: Path | None = None) -> list[str]:
+    suites = Path(directory or DEFAULT_MISSIONS_DIR) / "suites"
+    return sorted(path.stem for path in suites.glob("*.json"))
+
+
+def load_suite(name: str, directory: Path | None = None) -> Suite:
+    """A suite by name; every mission it names must exist."""
+    root = Path(directory or DEFAULT_MISSIONS_DIR)
+    path = root / "suites" / f"{name}.json"
+    if not path.is_file():
+        raise _unknown("suite", name, suite_names(root))
+    try:
+        suite = Suite.model_validate(_read_json(path))
+    except ValidationError as err:
+        raise MissionError(f"{path}: {_describe(err)}") from None
+    if suite.name != name:
+        raise MissionError(f"{path}: name: {suite.name!r} must equal the file name {name!r}")
+    missions = load_missions(root)
+    for i, mission_id in enumerate(suite.missions):
+        if mission_id not in missions:
+            raise MissionError(f"{path}: missions.{i}: {_unknown('mission', mission_id, missions)}")
+    return suite
