@@ -1,0 +1,132 @@
+"""Maze engine: generation, walls, the square's walk, and the oracle self-check."""
+
+from __future__ import annotations
+
+import copy
+import random
+import string
+from dataclasses import dataclass, field, replace
+
+from gptnt.protocol._state import MazeModule, ModuleKind
+from gptnt.rules._edgework import Edgework
+from gptnt.rules.modules import maze as rules_file
+from gptnt.rules.ruleset import V1
+from gptnt.sim.modules._base import Slot
+from gptnt.sim.modules.maze import ENGINE, MazeEngine
+
+
+@dataclass
+class FakeBomb:
+    """The part of a bomb a module sees: fixed edgework, a strike log, a frozen timer."""
+
+    edgework: Edgework
+    strikes: list[ModuleKind] = field(default_factory=list)
+
+    @property
+    def strike_count(self) -> int:
+        return len(self.strikes)
+
+    def timer_text(self) -> str:
+        return "04:59"
+
+    def strike(self, module: ModuleKind) -> None:
+        self.strikes.append(module)
+
+
+def random_edgework(rng: random.Random) -> Edgework:
+    serial = "".join(rng.choices(string.ascii_uppercase + string.digits, k=5)) + str(
+        rng.randrange(10)
+    )
+    return Edgework(serial=serial, battery_holders=(1,) * rng.randrange(3))
+
+
+def new(seed: int, bomb: FakeBomb | None = None) -> MazeEngine:
+    bomb = bomb or FakeBomb(random_edgework(random.Random(seed)))
+    engine = ENGINE.generate(random.Random(seed), rules=V1, bomb=bomb, slot=Slot(True, 1))
+    assert isinstance(engine, MazeEngine)
+    return engine
+
+
+def test_generation_is_deterministic_and_valid() -> None:
+    a, b = new(7), new(7)
+    assert a.export(0, in_focus=False) == b.export(0, in_focus=False)
+    for seed in range(100):
+        e = new(seed)
+        assert e.maze in V1.maze.mazes
+        assert max(abs(e.square[0] - e.goal[0]), abs(e.square[1] - e.goal[1])) >= 2
+        MazeModule.model_validate(e.export(0, in_focus=True).to_wire())
+
+
+def test_appendix_c_maze_1_walk_and_wall() -> None:
+    bomb = FakeBomb(Edgework(serial="AB1CD2"))
+    e = MazeEngine(
+        rules=V1, bomb=bomb, slot=Slot(True, 0), maze=V1.maze.mazes[0], square=(0, 0), goal=(5, 5)
+    )
+    e.press("right", 1.0)
+    e.press("right", 2.0)
+    assert e.square == (0, 2) and bomb.strike_count == 0
+    e.press("right", 3.0)
+    assert e.square == (0, 2) and bomb.strikes == ["Maze"] and e.last_strike_time == 3.0
+
+
+def test_border_strikes_unless_the_rules_say_otherwise() -> None:
+    bomb = FakeBomb(Edgework(serial="AB1CD2"))
+    e = MazeEngine(
+        rules=V1, bomb=bomb, slot=Slot(True, 0), maze=V1.maze.mazes[3], square=(0, 0), goal=(5, 5)
+    )
+    e.press("up", 0.0)
+    assert bomb.strike_count == 1
+    lenient = replace(V1, maze=replace(V1.maze, border_strikes=False))
+    e2 = MazeEngine(
+        rules=lenient,
+        bomb=bomb,
+        slot=Slot(True, 0),
+        maze=V1.maze.mazes[3],
+        square=(0, 0),
+        goal=(5, 5),
+    )
+    e2.press("up", 0.0)
+    assert bomb.strike_count == 1 and e2.square == (0, 0)
+
+
+def test_reaching_the_goal_solves_and_then_input_is_ignored() -> None:
+    bomb = FakeBomb(Edgework(serial="AB1CD2"))
+    e = MazeEngine(
+        rules=V1, bomb=bomb, slot=Slot(True, 0), maze=V1.maze.mazes[0], square=(0, 0), goal=(0, 1)
+    )
+    e.press("right", 0.0)
+    assert e.solved and e.export(0.0, in_focus=True).is_solved
+    e.press("up", 1.0)
+    assert bomb.strike_count == 0
+
+
+def assert_mistakes_cost_one_strike(engine: MazeEngine, t: float) -> None:
+    state = engine.export(t, in_focus=True)
+    for wrong in rules_file.mistakes(state, engine.bomb.edgework, V1.maze, strikes=0):
+        trial = copy.deepcopy(engine, {id(engine.rules): engine.rules})
+        before = trial.bomb.strike_count
+        trial.press(wrong.element, t)
+        assert trial.bomb.strike_count == before + 1, wrong
+
+
+def test_oracle_self_check() -> None:
+    """For 200 seeds the oracle solves without a strike; every listed mistake costs one strike."""
+    for seed in range(200):
+        engine = new(seed)
+        t = 0.0
+        for _ in range(20):  # solve calls (one per stage)
+            if engine.solved:
+                break
+            plan = rules_file.solve(
+                engine.export(t, in_focus=True), engine.bomb.edgework, V1.maze, strikes=0
+            )
+            assert plan, seed
+            for step in plan:
+                assert_mistakes_cost_one_strike(engine, t)
+                engine.press(step.element, t)
+                engine.release(step.element, t)
+                t += 0.1
+            t += 2.0  # past any animation
+            engine.advance(t)
+        assert engine.solved, seed
+        assert engine.bomb.strike_count == 0, seed
