@@ -1,0 +1,71 @@
+"""The Button, zoomed in: a big round coloured cap with its word; the strip to its right lights
+in its colour only while the button is held (after the engine's strip delay)."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+from gptnt.sim.modules.big_button import ButtonEngine
+from gptnt.sim.render._view import ModuleView, font
+from gptnt.sim.render.modules._plate import INK, Canvas, bevel, dim
+
+CAP_COLORS = {
+    "red": (204, 34, 30),
+    "blue": (34, 74, 204),
+    "yellow": (238, 192, 30),
+    "white": (232, 232, 226),
+    "black": (34, 34, 36),
+}
+DARK_TEXT = {"yellow", "white"}  # black words on light caps, white words on dark ones
+STRIP_COLORS = {
+    "red": (255, 58, 46),
+    "blue": (72, 124, 255),
+    "yellow": (255, 226, 64),
+    "white": (246, 246, 246),
+}
+CENTER = (200, 290)
+RADIUS = 138
+STRIP = (408, 160, 452, 430)
+HINGE = (112, 118, 292, 152)
+
+
+def look(engine: ButtonEngine, t: float) -> Hashable:
+    return (engine.color, engine.word, engine.held_since is not None, engine.strip_lit(t))
+
+
+def draw(engine: ButtonEngine, t: float) -> ModuleView:
+    canvas = Canvas()
+    d = canvas.draw
+    cx, cy = CENTER
+    held = engine.held_since is not None
+    bevel(d, HINGE, (150, 146, 176), depth=4)
+    # the cap's well, its shadow and the cap itself (a pressed cap sinks a little)
+    d.ellipse(
+        (cx - RADIUS - 14, cy - RADIUS - 14, cx + RADIUS + 14, cy + RADIUS + 14),
+        fill=(132, 140, 150),
+    )
+    cap = CAP_COLORS[engine.color]
+    r = RADIUS - (6 if held else 0)
+    if not held:
+        d.ellipse((cx - r + 8, cy - r + 10, cx + r + 8, cy + r + 10), fill=(70, 76, 84))
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=dim(cap, 0.72))
+    d.ellipse(
+        (cx - r + 8, cy - r + 6, cx + r - 8, cy + r - 10), fill=cap if not held else dim(cap, 0.9)
+    )
+    canvas.id_draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=1)
+    text = INK if engine.color in DARK_TEXT else (240, 240, 240)
+    word = engine.word.upper()
+    size = 54
+    while font(size, bold=True).getlength(word) > 2 * RADIUS - 56:
+        size -= 2
+    d.text((cx, cy), word, fill=text, font=font(size, bold=True), anchor="mm")
+    # the strip: a dark slot, lit in the strip's colour while held
+    bevel(d, STRIP, (150, 156, 164), depth=5)
+    x0, y0, x1, y1 = STRIP
+    lit = engine.strip_lit(t)
+    d.rectangle((x0 + 10, y0 + 10, x1 - 10, y1 - 10), fill=(14, 14, 16))
+    if lit is not None:
+        glow = STRIP_COLORS[lit]
+        d.rectangle((x0 + 12, y0 + 12, x1 - 12, y1 - 12), fill=glow)
+        d.rectangle((x0 + 18, y0 + 14, x0 + 22, y1 - 14), fill=(255, 255, 255))
+    return canvas.view()

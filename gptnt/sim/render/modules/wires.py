@@ -1,0 +1,97 @@
+"""Wires, zoomed in: six slots between two connector strips; wavy coloured wires, cut ones split."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from gptnt.sim.modules.wires import SLOTS, WiresEngine
+from gptnt.sim.render._view import MODULE_SIZE, ModuleView
+from gptnt.sim.render.modules._plate import Canvas, bevel, dim, plate_image
+
+WIRE_COLORS = {
+    "red": (208, 32, 22),
+    "yellow": (236, 212, 34),
+    "blue": (36, 62, 204),
+    "black": (26, 26, 30),
+    "white": (234, 234, 228),
+}
+STRIP = (66, 70, 96)
+SOCKET = (118, 122, 128)
+LEFT_X, RIGHT_X = 96, 404  # where the wires plug in
+TOP_Y, STEP_Y = 122, 64  # slot 0's height and the spacing
+WIDTH = 13
+CUT_GAP = (236, 276)  # x range missing from a cut wire
+
+
+@lru_cache(maxsize=SLOTS)
+def _path(slot: int) -> tuple[tuple[int, int], ...]:
+    """A fixed wavy path for a slot (the game's wires are hand-bent, not straight)."""
+    y = TOP_Y + slot * STEP_Y
+    phase = slot * 1.7
+    points = []
+    for i in range(25):
+        x = LEFT_X + (RIGHT_X - LEFT_X) * i / 24
+        wobble = 7 * math.sin(phase + i * 0.9) + 3 * math.sin(phase * 2 + i * 2.1)
+        points.append((int(x), int(y + wobble * math.sin(math.pi * i / 24))))
+    return tuple(points)
+
+
+BAND = 24  # half-height of the strip of plate one wire's sprite covers
+
+
+@lru_cache(maxsize=1)
+def _background() -> Image.Image:
+    """The plate with both connector strips and their sockets (the same for every module)."""
+    image = plate_image()
+    d = ImageDraw.Draw(image)
+    for x in (LEFT_X - 34, RIGHT_X - 6):
+        bevel(d, (x, TOP_Y - 28, x + 40, TOP_Y + 5 * STEP_Y + 36), STRIP, depth=3, sunk=True)
+        for slot in range(SLOTS):
+            y = TOP_Y + slot * STEP_Y
+            d.rectangle((x + 10, y - 10, x + 30, y + 10), fill=SOCKET, outline=(60, 60, 64))
+    return image
+
+
+@lru_cache(maxsize=2 * SLOTS * len(WIRE_COLORS))
+def _sprite(slot: int, color: str, cut: bool) -> tuple[Image.Image, Image.Image]:
+    """One wire drawn on a transparent band across the module: (RGBA picture, its L mask)."""
+    top = TOP_Y + slot * STEP_Y - BAND
+    path = tuple((x, y - top) for x, y in _path(slot))
+    pieces = [path]
+    if cut:
+        pieces = [
+            tuple(p for p in path if p[0] <= CUT_GAP[0]),
+            tuple(p for p in path if p[0] >= CUT_GAP[1]),
+        ]
+    rgb = WIRE_COLORS[color]
+    sprite = Image.new("RGBA", (MODULE_SIZE, 2 * BAND))
+    mask = Image.new("L", sprite.size)
+    d, m = ImageDraw.Draw(sprite), ImageDraw.Draw(mask)
+    for piece in pieces:
+        d.line(piece, fill=dim(rgb, 0.55), width=WIDTH + 4, joint="curve")
+        d.line(piece, fill=rgb, width=WIDTH, joint="curve")
+        shine = tuple((x, y - 3) for x, y in piece)
+        d.line(shine, fill=tuple(min(255, c + 60) for c in rgb), width=3)
+        m.line(piece, fill=255, width=WIDTH + 4, joint="curve")
+    if cut:  # copper ends where the wire was snipped
+        for x, y in (pieces[0][-1], pieces[1][0]):
+            d.ellipse((x - 4, y - 4, x + 4, y + 4), fill=(196, 124, 60))
+    return sprite, mask
+
+
+def look(engine: WiresEngine, t: float) -> Hashable:
+    return tuple((s, c, s in engine.cut) for s, c in engine.colors.items())
+
+
+def draw(engine: WiresEngine, t: float) -> ModuleView:
+    canvas = Canvas(image=_background().copy())
+    for index, (slot, color) in enumerate(engine.colors.items()):
+        sprite, mask = _sprite(slot, color, slot in engine.cut)
+        at = (0, TOP_Y + slot * STEP_Y - BAND)
+        canvas.image.paste(sprite, at, sprite)
+        canvas.ids.paste(index + 1, (*at, MODULE_SIZE, at[1] + 2 * BAND), mask)
+    return canvas.view()
