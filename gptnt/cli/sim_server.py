@@ -1,0 +1,161 @@
+"""``gptnt sim serve``, ``gptnt sim record`` and ``gptnt stub serve``: the game over HTTP.
+
+The simulator and the recorded-game stub both serve the mod's protocol on loopback by default;
+``sim record`` drives a short scripted session (in-process, or against ``--url``) and stores
+every exchange for the stub to replay.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+
+    from gptnt.protocol import MissionConfig
+    from gptnt.sim.recording import Exchange
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8085
+
+stub_app = typer.Typer(
+    name="stub",
+    help="The recorded-game stub: replay a recorded protocol session over HTTP.",
+    no_args_is_help=True,
+)
+
+Host = Annotated[str, typer.Option(help="Interface to listen on (loopback by default).")]
+Port = Annotated[int, typer.Option(help="TCP port to listen on.")]
+
+
+def _serve(app: Starlette, host: str, port: int, what: str) -> None:
+    """Print the URL, then serve until interrupted; no access log (the harness polls a lot)."""
+    import uvicorn
+
+    typer.echo(f"{what} on http://{host}:{port}")
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+
+
+def serve(
+    host: Host = DEFAULT_HOST,
+    port: Port = DEFAULT_PORT,
+    width: Annotated[int, typer.Option(min=16, help="Frame width in pixels.")] = 640,
+    height: Annotated[int, typer.Option(min=16, help="Frame height in pixels.")] = 480,
+    rule_seed: Annotated[int, typer.Option(help="Rule seed of the manual (1 = v1).")] = 1,
+) -> None:
+    """Serve the embedded simulator over the game's HTTP protocol."""
+    from gptnt.rules.ruleset import ruleset
+    from gptnt.sim.game import Game
+    from gptnt.sim.server import create_app
+
+    game = Game(width=width, height=height, ruleset=ruleset(rule_seed))
+    _serve(create_app(game), host, port, f"Simulator ({width}x{height}) serving")
+
+
+def record(
+    out: Annotated[Path, typer.Option(help="Recording file to write (a zip).")],
+    mission: Annotated[
+        str | None, typer.Option(help="Mission id from the catalogue (overrides the flags).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Bomb seed.")] = 1,
+    components: Annotated[str, typer.Option(help="Comma list of modules.")] = "Wires,Keypad",
+    time_limit: Annotated[int, typer.Option(help="Bomb timer, seconds.")] = 120,
+    steps: Annotated[int, typer.Option(min=1, help="Extra /timestep+/state rounds.")] = 2,
+    width: Annotated[int, typer.Option(min=16, help="Frame width (simulator only).")] = 160,
+    height: Annotated[int, typer.Option(min=16, help="Frame height (simulator only).")] = 120,
+    url: Annotated[
+        str | None, typer.Option(help="Record a running backend instead of an in-process sim.")
+    ] = None,
+) -> None:
+    """Record a short scripted session (every request and response) for the stub."""
+    import asyncio
+
+    config = _mission_config(mission, seed=seed, components=components, time_limit=time_limit)
+    exchanges, source = asyncio.run(_record(config, steps, width, height, url))
+
+    from gptnt.sim.recording import new_recording, summarise, write_recording
+
+    note = f"mission {config.seed} {','.join(config.components)}; {steps} steps"
+    if url is None:
+        note += f"; {width}x{height}"
+    write_recording(out, new_recording(exchanges, source=source, note=note))
+    typer.echo(summarise(exchanges))
+    typer.echo(f"{len(exchanges)} exchanges → {out} ({out.stat().st_size} bytes)")
+
+
+async def _record(
+    config: MissionConfig, steps: int, width: int, height: int, url: str | None
+) -> tuple[list[Exchange], str]:
+    import httpx
+
+    from gptnt.protocol import GameClient
+    from gptnt.sim.recording import RecordingTransport, play_session
+
+    if url is None:
+        from gptnt.sim.game import Game
+        from gptnt.sim.server import create_app
+
+        inner: httpx.AsyncBaseTransport = httpx.ASGITransport(
+            create_app(Game(width=width, height=height))
+        )
+        base_url, source = "http://simulator", "simulator (in-process)"
+    else:
+        inner, base_url, source = httpx.AsyncHTTPTransport(), url, url
+    transport = RecordingTransport(inner)
+    async with GameClient(base_url, transport=transport) as client:
+        await play_session(client, config, steps=steps)
+    return transport.exchanges, source
+
+
+def _mission_config(
+    mission: str | None, *, seed: int, components: str, time_limit: int
+) -> MissionConfig:
+    """The mission to record: a catalogue id, or the flags."""
+    from gptnt.protocol import MissionConfig
+
+    if mission is not None:
+        from gptnt.missions import get_mission
+
+        return get_mission(mission).config
+    return MissionConfig.from_query(
+        {
+            "seed": str(seed),
+            "timeLimit": str(time_limit),
+            "numStrikes": "3",
+            "needyTime": str(min(60, time_limit)),
+            "isFront": "true",
+            "optWidgets": "3",
+            "components": components,
+            "timeScale": "1",
+            "timeStepSize": "3000",
+        }
+    )
+
+
+@stub_app.command("serve")
+def stub_serve(
+    file: Annotated[Path, typer.Argument(help="A recording made by `gptnt sim record`.")],
+    host: Host = DEFAULT_HOST,
+    port: Port = DEFAULT_PORT,
+) -> None:
+    """Replay a recording: same requests in order get the recorded answers; others get 409."""
+    import logging
+
+    from gptnt.sim.recording import create_stub_app, read_recording
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    recording = read_recording(file)
+    what = f"Stub replaying {file} ({len(recording.exchanges)} exchanges)"
+    _serve(create_stub_app(recording), host, port, what)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``serve`` and ``record`` to the ``sim`` group, and the ``stub`` group to ``app``."""
+    from gptnt.cli.sim import sim_app
+
+    sim_app.command("serve")(serve)
+    sim_app.command("record")(record)
+    app.add_typer(stub_app, name="stub")

@@ -1,0 +1,286 @@
+"""The simulator's protocol HTTP server: the shipped mod's routes over an in-process ``Game``.
+
+Every route, parameter and body text of the shipped GPTNT mod (mod-protocol.md §1–§3) is
+served here, with two deliberate differences that cost old clients nothing:
+
+- **Honest status codes.** Where the mod answers a failure with HTTP 200 (unknown route,
+  unparsable parameter, ``/startmission`` validation), we answer 404 / 400 with the *same* body
+  text, so an old client that reads bodies still understands and a new one can trust the status.
+- **Additive extensions.** ``/buffer?last=N`` (only the newest N frames) and
+  ``/buffer?format=png`` (the PNG container of ``gptnt.protocol``). Every response advertises
+  them in ``X-Gptnt-Extensions`` so black-box tests can tell a simulator from a real game.
+
+The game is synchronous and cheap, so one lock keeps requests strictly sequential like the mod's
+single listener thread; the work itself runs in a worker thread so the event loop stays free.
+A CORS preflight (``OPTIONS``) is answered without touching the game (the mod would run the
+handler and drop the body; running e.g. ``/detonate`` for a preflight helps nobody).
+
+Nothing a client sends may kill the server: a ``SimulatorError`` becomes its status and
+message; any other exception becomes a 500 whose body names it, and is logged.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import math
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
+
+from gptnt.errors import GptntError, SimulatorError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from gptnt.sim.game import Game
+
+__all__ = ["CORS_HEADERS", "EXTENSIONS", "EXTENSIONS_HEADER", "create_app"]
+
+log = logging.getLogger(__name__)
+
+CORS_HEADERS: dict[str, str] = {
+    "Access-Control-Allow-Origin": "*",
+    "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
+    "Access-Control-Allow-Headers": "Content-Type, traceparent, tracestate",
+}
+EXTENSIONS_HEADER = "X-Gptnt-Extensions"
+EXTENSIONS = "buffer-last, buffer-png"
+
+TEXT = "text/plain; charset=utf-8"
+JSON = "application/json"
+BINARY = "application/octet-stream"
+UNKNOWN_ROUTE = "Unknown route."
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What a route answers: status, body bytes and the Content-Type it sets."""
+
+    body: bytes
+    status: int = 200
+    media_type: str = TEXT
+
+
+Query = Mapping[str, str]
+Handler = Callable[["Game", Query], Reply]
+
+
+# ------------------------------------------------------------------ query parameter parsing
+
+
+def _param(query: Query, name: str) -> str:
+    """A required parameter; missing → the mod's ``Error: …`` body, but with status 400."""
+    value = query.get(name)
+    if value is None:
+        raise SimulatorError(f"Error: query parameter '{name}' is missing; add ?{name}=<value>")
+    return value
+
+
+def _float(text: str) -> float:
+    """Culture-invariant float that rejects ``nan``/``inf`` (the mod never produces them)."""
+    value = float(text.strip())
+    if not math.isfinite(value):
+        raise ValueError(f"{text!r} is not a finite number")
+    return value
+
+
+def _int_param(query: Query, name: str) -> int:
+    text = _param(query, name)
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise SimulatorError(
+            f"Error: query parameter '{name}'={text!r} is not an integer; send e.g. {name}=3000"
+        ) from None
+
+
+def _coordinate(query: Query, name: str) -> float | None:
+    """``x_pos``/``y_pos``: absent is allowed (the mod reads it as 0); junk is a 400."""
+    text = query.get(name)
+    if text is None:
+        return None
+    try:
+        return _float(text)
+    except ValueError:
+        raise SimulatorError(
+            f"Could not parse x and y coordinates: {name}={text!r} is not a number; "
+            "send floats in [0, 1] (top-left origin)"
+        ) from None
+
+
+# ------------------------------------------------------------------ encoders
+
+
+def _text(body: str) -> Reply:
+    return Reply(body.encode("utf-8"))
+
+
+def _json(document: object) -> Reply:
+    """Indented JSON, as the mod's Newtonsoft serialiser writes it."""
+    return Reply(json.dumps(document, indent=2).encode("utf-8"), media_type=JSON)
+
+
+def _png_base64(image: np.ndarray) -> str:
+    from gptnt.protocol import encode_png
+
+    return base64.b64encode(encode_png(image)).decode("ascii")
+
+
+# ------------------------------------------------------------------ routes
+
+
+# The mod's /startmission validation sentences (§2.3), by the parameter they are about.
+PLEASE_ENTER: dict[str, str] = {
+    "seed": "Please enter valid seed. e.g. seed=123",
+    "timeLimit": "Please enter a valid time limit. e.g. timeLimit=90",
+    "numStrikes": "Please enter a valid number of strikes. e.g. numStrikes=3",
+    "needyTime": "Please enter valid time delay for needy module activation. e.g. needyTime=30",
+    "optWidgets": "Please enter a valid number of optional widgets. e.g. optWidgets=3",
+    "components": "Please enter a valid list of components to be present on the bomb. "
+    "e.g. components=Wires,BigButton",
+}
+
+
+def _mission_refusal(reason: str) -> str:
+    """The body for a refused ``/startmission``, from ``MissionConfig.from_query``'s reason.
+
+    A missing or unparsable parameter is the mod's ``Error: …``; a value out of bounds is its
+    ``Please enter …`` sentence for the first parameter the reason names, followed by our reason.
+    """
+    if "missing query parameter" in reason or reason.startswith("query parameter"):
+        return f"Error: {reason}"
+    named = [(reason.find(key), key) for key in PLEASE_ENTER if key in reason]
+    if not named:
+        return f"Error: {reason}"
+    return f"{PLEASE_ENTER[min(named)[1]]} ({reason})"
+
+
+def _start_mission(game: Game, query: Query) -> Reply:
+    from gptnt.protocol import MissionConfig
+
+    try:
+        config = MissionConfig.from_query(query)
+    except SimulatorError:
+        raise
+    except GptntError as err:
+        raise SimulatorError(_mission_refusal(str(err))) from None
+    return _text(game.start_mission(config))
+
+
+def _set_time_scale(game: Game, query: Query) -> Reply:
+    try:
+        value = _float(query.get("value", ""))
+    except ValueError:
+        raise SimulatorError("Could not parse request") from None
+    return _text(game.set_time_scale(value))
+
+
+def _action(game: Game, query: Query) -> Reply:
+    action = _param(query, "action")
+    x_pos = _coordinate(query, "x_pos")
+    y_pos = _coordinate(query, "y_pos")
+    return _text(game.action(action, x_pos, y_pos))
+
+
+def _buffer(game: Game, query: Query) -> Reply:
+    """The binary frame buffer (§3.2); extensions ``last`` and ``format=png``."""
+    from gptnt.protocol import encode_buffer, encode_png_buffer
+
+    last: int | None = None
+    if "last" in query:
+        last = _int_param(query, "last")
+        if last < 0:
+            raise SimulatorError(f"Error: last={last} must be >= 0; send e.g. last=2")
+    fmt = query.get("format", "raw").lower()
+    encoders = {"raw": encode_buffer, "png": encode_png_buffer}
+    if fmt not in encoders:
+        raise SimulatorError(f"Error: format={fmt!r} is unknown; send format=raw or format=png")
+    frames = game.buffer(last)
+    return Reply(encoders[fmt](frames.frames, frames.mask), media_type=BINARY)
+
+
+def _old_buffer(game: Game, query: Query) -> Reply:
+    """Legacy JSON form; Content-Type ``image/png`` as the shipped mod (oddly) sends it."""
+    frames = game.buffer()
+    document = {
+        "frames": [_png_base64(frame) for frame in frames.frames],
+        "segmentation": "" if frames.mask is None else _png_base64(frames.mask),
+    }
+    return Reply(json.dumps(document).encode("utf-8"), media_type="image/png")
+
+
+ROUTES: dict[str, Handler] = {
+    "/health": lambda game, query: _text(game.health()),
+    "/startmission": _start_mission,
+    "/settimescale": _set_time_scale,
+    "/setstepunit": lambda game, query: _text(game.set_step_unit(_int_param(query, "value"))),
+    "/timestep": lambda game, query: _text(game.timestep()),
+    "/action": _action,
+    "/state": lambda game, query: _json(game.state().to_wire()),
+    "/buffer": _buffer,
+    "/old-buffer": _old_buffer,
+    "/reset": lambda game, query: _text(game.reset()),
+    "/detonate": lambda game, query: _text(game.detonate()),
+    "/solve": lambda game, query: _text(game.solve()),
+    "/random": lambda game, query: _text(game.random_solve(_int_param(query, "value"))),
+    "/modules": lambda game, query: _json(game.modules()),
+    "/debug": lambda game, query: _text(game.debug()),
+}
+
+
+# ------------------------------------------------------------------ the ASGI app
+
+
+def _normalise_path(path: str) -> str:
+    """The mod lower-cases the path before lookup; a trailing slash is tolerated."""
+    path = path.lower()
+    return path.rstrip("/") or "/"
+
+
+class _ProtocolEndpoint:
+    """One ASGI endpoint for every path and method: the mod ignores the HTTP method."""
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+        self._lock = threading.Lock()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        request = Request(scope, receive)
+        response = await self.respond(request)
+        await response(scope, receive, send)
+
+    async def respond(self, request: Request) -> Response:
+        handler = ROUTES.get(_normalise_path(request.url.path))
+        if request.method == "OPTIONS":
+            reply = Reply(b"") if handler is not None else Reply(UNKNOWN_ROUTE.encode(), 404)
+        elif handler is None:
+            reply = Reply(UNKNOWN_ROUTE.encode(), 404)
+        else:
+            reply = await run_in_threadpool(self._run, handler, dict(request.query_params))
+        headers = {**CORS_HEADERS, EXTENSIONS_HEADER: EXTENSIONS}
+        return Response(reply.body, reply.status, headers=headers, media_type=reply.media_type)
+
+    def _run(self, handler: Handler, query: Query) -> Reply:
+        with self._lock:
+            try:
+                return handler(self._game, query)
+            except SimulatorError as err:
+                return Reply(str(err).encode("utf-8"), err.status)
+            except Exception as err:  # the server must survive anything a request triggers
+                log.exception("request failed: %s", handler)
+                return Reply(f"Error: {type(err).__name__}: {err}".encode(), 500)
+
+
+def create_app(game: Game) -> Starlette:
+    """The protocol server for ``game``: serve with uvicorn or call via ``httpx.ASGITransport``."""
+    return Starlette(routes=[Route("/{path:path}", _ProtocolEndpoint(game))])

@@ -1,0 +1,152 @@
+"""Benchmark the protocol server over real HTTP: /buffer latency and sync-mode speed.
+
+Prints medians of:
+
+- the floor: a ``/health`` round trip (HTTP + routing, no game work), measured in the same run;
+- ``/buffer`` with 16 raw frames + mask (the harness's default call; 15.7 MB at 640×480);
+- ``/buffer?last=2&format=png`` (what an observation really needs);
+- one sync-mode round (``/timestep`` + ``/state``), and the speed it gives as game seconds per
+  wall second (aim: ≥ 100× real time).
+
+Each latency is also given as a ratio to the floor, so numbers from different machines compare.
+Without ``--url`` it starts ``gptnt sim serve`` on a free loopback port and stops it at the end.
+
+    python scripts/bench_server.py [--url http://127.0.0.1:8085] [--rounds 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import httpx
+
+MISSION = {
+    "seed": "11",
+    "timeLimit": "3000",
+    "numStrikes": "3",
+    "needyTime": "60",
+    "isFront": "true",
+    "optWidgets": "3",
+    "components": "Wires,Keypad,Simon,Memory,Maze",
+    "timeScale": "1",
+    "timeStepSize": "3000",
+}
+STEP_SECONDS = 3.0
+
+
+@contextmanager
+def simulator(width: int, height: int) -> Iterator[str]:
+    """A ``gptnt sim serve`` subprocess on a free port; yields its URL once /health answers."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    command = [sys.executable, "-c", "from gptnt.cli import main; main()", "sim", "serve"]
+    command += ["--port", str(port), "--width", str(width), "--height", str(height)]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        end = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(f"{url}/health", timeout=1).raise_for_status()
+                break
+            except httpx.TransportError:
+                if process.poll() is not None or time.monotonic() > end:
+                    raise SystemExit(f"gptnt sim serve did not start (exit {process.poll()})")
+                time.sleep(0.1)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def wait_for(http: httpx.Client, state: str, deadline: float = 60.0) -> None:
+    end = time.monotonic() + deadline
+    while http.get("/health").text != state:
+        if time.monotonic() > end:
+            raise SystemExit(f"/health never reached {state}")
+        time.sleep(0.02)
+
+
+def start_lit(http: httpx.Client) -> None:
+    """Setup → mission → LightsOff (paused) → /timestep until LightsOn → ring full."""
+    if http.get("/health").text != "Setup":
+        http.get("/reset")
+    wait_for(http, "Setup")
+    http.get("/startMission", params=MISSION).raise_for_status()
+    wait_for(http, "LightsOff")
+    http.get("/settimescale", params={"value": "0"}).raise_for_status()
+    while http.get("/health").text != "LightsOn":
+        http.get("/timestep").raise_for_status()
+    for _ in range(2):  # 16 frames in the ring
+        http.get("/timestep").raise_for_status()
+
+
+def median_seconds(call: Callable[[], object], rounds: int) -> float:
+    call()  # warm-up
+    samples = []
+    for _ in range(rounds):
+        begin = time.perf_counter()
+        call()
+        samples.append(time.perf_counter() - begin)
+    return statistics.median(samples)
+
+
+def run(url: str, rounds: int) -> None:
+    with httpx.Client(base_url=url, timeout=120) as http:
+        start_lit(http)
+        floor = median_seconds(lambda: http.get("/health"), rounds * 3)
+
+        raw = http.get("/buffer").content
+        raw_s = median_seconds(lambda: http.get("/buffer").raise_for_status(), rounds)
+        png = http.get("/buffer", params={"last": "2", "format": "png"}).content
+        png_s = median_seconds(
+            lambda: http.get("/buffer", params={"last": "2", "format": "png"}).raise_for_status(),
+            rounds,
+        )
+
+        def sync_round() -> None:
+            http.get("/timestep").raise_for_status()
+            http.get("/state").raise_for_status()
+
+        round_s = median_seconds(sync_round, rounds)
+
+    frames = int.from_bytes(raw[1:5], "little")
+    height, width = int.from_bytes(raw[5:9], "little"), int.from_bytes(raw[9:13], "little")
+    print(f"backend: {url}  ({width}x{height}, {rounds} rounds, medians)")
+    print(f"{'floor: /health round trip':44s} {floor * 1e3:9.2f} ms   1.0× floor")
+    rows = [
+        (f"/buffer raw, {frames} frames + mask ({len(raw) / 1e6:.1f} MB)", raw_s),
+        (f"/buffer?last=2&format=png ({len(png) / 1e3:.0f} kB)", png_s),
+        ("sync round: /timestep + /state", round_s),
+    ]
+    for name, seconds in rows:
+        print(f"{name:44s} {seconds * 1e3:9.2f} ms {seconds / floor:6.1f}× floor")
+    speed = STEP_SECONDS / round_s
+    verdict = "meets" if speed >= 100 else "BELOW"
+    print(f"{'sync speed (game s per wall s)':44s} {speed:9.0f} ×    ({verdict} the 100× aim)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--url", help="bench a running backend instead of a fresh simulator")
+    parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--width", type=int, default=640)
+    parser.add_argument("--height", type=int, default=480)
+    args = parser.parse_args()
+    if args.url:
+        run(args.url.rstrip("/"), args.rounds)
+    else:
+        with simulator(args.width, args.height) as url:
+            run(url, args.rounds)
+
+
+if __name__ == "__main__":
+    main()
