@@ -25,7 +25,6 @@ _COMMAND_MODULES = [
     "missions",
     "manual",
     "sim",
-    "sim_server",
     "run",
 ]
 

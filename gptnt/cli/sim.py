@@ -1,0 +1,85 @@
+"""``gptnt sim …``: the embedded simulator. This file adds ``selfcheck``; ``serve`` and ``record``
+come from ``gptnt.cli.sim_server``, which adds its commands to ``sim_app``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from typing import Annotated
+
+import typer
+
+sim_app = typer.Typer(
+    name="sim",
+    help="The embedded KTANE simulator: self-check, serve over HTTP, record sessions.",
+    no_args_is_help=True,
+)
+
+
+@sim_app.command("selfcheck")
+def selfcheck(
+    episodes: Annotated[int, typer.Option(help="Bombs per module kind.", min=1)] = 500,
+    module: Annotated[
+        list[str] | None,
+        typer.Option("--module", "-m", help="Only this module kind (repeatable), e.g. Wires."),
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the first bomb; then seed+1, …")] = 1,
+    rule_seed: Annotated[int, typer.Option(help="Rule seed of the manual (1 = v1).")] = 1,
+) -> None:
+    """Play one-module bombs with the oracle: no strike when following it, one per mistake.
+
+    Exits with code 1 when any bomb or mistake disagrees (a *miss*); the first misses are shown
+    with their seeds.
+    """
+    from rich.console import Console
+    from rich.table import Table
+
+    from gptnt.errors import ConfigError
+    from gptnt.protocol._state import MODULE_KINDS
+    from gptnt.rules.ruleset import ruleset
+    from gptnt.sim.selfcheck import check_module
+
+    kinds = list(module) if module else list(MODULE_KINDS)
+    unknown = [k for k in kinds if k not in MODULE_KINDS]
+    if unknown:
+        raise ConfigError(f"--module {unknown[0]}: use one of {', '.join(MODULE_KINDS)}")
+    rules = ruleset(rule_seed)
+    console = Console()
+    table = Table(title=f"Simulator self-check: {episodes} bombs per module, seeds from {seed}")
+    columns = (
+        "module",
+        "bombs",
+        "solved without strike",
+        "mistakes checked",
+        "solved after a mistake",
+        "misses",
+    )
+    for column in columns:
+        table.add_column(column, justify="left" if column == "module" else "right")
+    misses: list[str] = []
+    with console.status("checking…") as status:
+        for kind in kinds:
+            status.update(f"checking {kind}…")
+            report = check_module(kind, episodes, seed, rules)
+            miss_count = len(report.misses)
+            table.add_row(
+                kind,
+                str(report.bombs),
+                str(report.clean),
+                str(report.mistakes_checked),
+                str(report.recovered),
+                f"[red]{miss_count}[/red]" if miss_count else "0",
+            )
+            misses += [f"{kind}: {m}" for m in report.misses]
+    console.print(table)
+    for line in misses[:20]:
+        console.print(line, markup=False, highlight=False)
+    if misses:
+        console.print(f"[red]{len(misses)} misses[/red]")
+        raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(sim_app, name="sim")
+    if importlib.util.find_spec("gptnt.cli.sim_server") is not None:
+        importlib.import_module("gptnt.cli.sim_server").register(app)
