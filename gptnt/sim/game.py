@@ -244,8 +244,8 @@ class Game:
         ):
             raise SimulatorError(f"Cannot send action to the game in {self._lifecycle.value} state")
         handler = _ACTIONS.get(action)
-        if handler is None:
-            return "invalid direction. Valid directions: left, right, up, down, flip"
+        if handler is None:  # the mod answers this with 200; we keep its text, honestly as 400
+            raise SimulatorError("invalid direction. Valid directions: left, right, up, down, flip")
         text = handler(self, mission, x_pos, y_pos)
         self._after_input()
         return text

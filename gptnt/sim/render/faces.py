@@ -160,10 +160,10 @@ def _seven_segment(draw: ImageDraw.ImageDraw, text: str, box: Box) -> None:
         lit = _DIGIT_SEGMENTS.get(digit, "")
         for name, (sx0, sy0, sx1, sy1) in _SEGMENTS.items():
             colour = DIGIT_ON if name in lit else DIGIT_OFF
-            draw.rectangle(
-                (x + sx0 * unit, y0 + sy0 * unit, x + sx1 * unit - 1, y0 + sy1 * unit - 1),
-                fill=colour,
-            )
+            left, top = x + sx0 * unit, y0 + sy0 * unit
+            # max(): at tiny frame sizes a segment is thinner than the 1-pixel inset.
+            right, bottom = max(left, x + sx1 * unit - 1), max(top, y0 + sy1 * unit - 1)
+            draw.rectangle((left, top, right, bottom), fill=colour)
         x += cell_w + 2 * unit
         if i == 1:
             cx = x + sep_w / 2 - unit * 2
