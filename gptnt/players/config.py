@@ -1,0 +1,120 @@
+"""Model player configs: which model, how to reach it, and how it sees the game.
+
+A config is a YAML file in ``configs/players/`` (or anywhere, by path). ``load_player_config``
+also accepts a bare pydantic-ai model string (``anthropic:claude-sonnet-4-6``), which gets the
+defaults. Scripted policy names (``oracle``, ``random``, ``idle``) are not model configs; the
+caller checks those first.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from gptnt.errors import PlayerConfigError
+from gptnt.players.actions import CoordinateSystem, Interaction, InteractionMethod
+
+CONFIGS_DIR = Path(__file__).resolve().parents[2] / "configs" / "players"
+"""The repository's ``configs/players/`` folder."""
+
+PROVIDERS = ("anthropic", "openai", "google", "vllm")
+Thinking = Literal["off", "minimal"] | None
+
+
+class PlayerConfig(BaseModel):
+    """One model player. Defaults are the paper's settings (H.2): temperature 0.6, 1000 output
+    tokens, set-of-marks, 640×480 images.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = ""
+    """Short name for records and tables (defaults to the config file's stem)."""
+    model: str
+    """``provider:model-name``; provider is one of anthropic, openai, google, vllm."""
+    base_url: str | None = None
+    """Endpoint for OpenAI-compatible servers (vLLM), or to override a provider's URL."""
+    api_key_env: str | None = None
+    """Environment variable holding the API key (never the key itself)."""
+    image_size: tuple[int, int] = (640, 480)
+    """``(width, height)`` in pixels of every image the model is shown."""
+    temperature: float = Field(0.6, ge=0.0, le=2.0)
+    max_tokens: int = Field(1000, gt=0)
+    """Output token cap per call."""
+    thinking: Thinking = None
+    """``off`` or ``minimal`` extended reasoning; ``None`` leaves the provider default."""
+    interaction: InteractionMethod = "set-of-marks"
+    coordinates: CoordinateSystem = "absolute"
+    """For ``interaction: coordinates``: absolute pixels, scaled 0–1000, or relative 0–1."""
+    input_limit: int | None = Field(None, gt=0)
+    """The model's input window in tokens; the context is truncated to fit. ``None``: never."""
+    tokens_per_image: int = Field(500, ge=0)
+    """Estimated input tokens of one image at ``image_size`` (for truncation)."""
+    timeout_s: float = Field(120.0, gt=0)
+    """Wall-clock deadline of one model call, in seconds."""
+    transport_retries: int = Field(3, ge=0)
+    """Retries with backoff for 429, 5xx, timeouts and connection errors only."""
+
+    @field_validator("model")
+    @classmethod
+    def _known_provider(cls, value: str) -> str:
+        provider, sep, name = value.partition(":")
+        if not sep or not name or provider not in PROVIDERS:
+            raise ValueError(
+                f"model {value!r} must be 'provider:name' with provider one of "
+                f"{', '.join(PROVIDERS)}"
+            )
+        return value
+
+    @property
+    def provider(self) -> str:
+        return self.model.partition(":")[0]
+
+    @property
+    def model_name(self) -> str:
+        return self.model.partition(":")[2]
+
+    @property
+    def interaction_spec(self) -> Interaction:
+        return Interaction(self.interaction, self.coordinates, self.image_size)
+
+
+def load_player_config(ref: str, configs_dir: Path | None = None) -> PlayerConfig:
+    """A config from a file path, a config name in ``configs/players/``, or a model string."""
+    folder = configs_dir or CONFIGS_DIR
+    path = Path(ref)
+    if path.suffix in (".yaml", ".yml") and path.is_file():
+        return _from_file(path)
+    named = folder / f"{ref}.yaml"
+    if named.is_file():
+        return _from_file(named)
+    if ":" in ref:
+        return _validated({"model": ref, "name": ref.partition(":")[2]}, ref)
+    known = ", ".join(sorted(p.stem for p in folder.glob("*.yaml"))) or "none"
+    raise PlayerConfigError(
+        f"player {ref!r} is not a YAML path, a config in {folder} ({known}), or a "
+        "'provider:model' string"
+    )
+
+
+def _from_file(path: Path) -> PlayerConfig:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as err:
+        raise PlayerConfigError(f"{path}: not valid YAML ({err})") from None
+    if not isinstance(data, dict):
+        raise PlayerConfigError(f"{path}: expected a mapping of player settings")
+    data.setdefault("name", path.stem)
+    return _validated(data, str(path))
+
+
+def _validated(data: dict[str, object], where: str) -> PlayerConfig:
+    try:
+        return PlayerConfig.model_validate(data)
+    except ValidationError as err:
+        first = err.errors()[0]
+        field = ".".join(str(p) for p in first["loc"]) or "config"
+        raise PlayerConfigError(f"{where}: {field}: {first['msg']}") from None

@@ -1,0 +1,150 @@
+"""A model in a seat: the ``Policy`` interface of ``scripted.py``, backed by a real model.
+
+One ``decide`` is one turn (players.md §1.4, with GPTNT's defects fixed):
+
+1. the turn's text: last turn's ``<execution-feedback>`` (solo players get it too), then the
+   partner's messages, attributed, or ``<no-new-messages/>``;
+2. the Defuser's images: previous frame unmarked, Simon/Morse sequence, newest frame marked;
+3. one model call (``ModelBackend``) with the conversation's request;
+4. the reply is parsed and resolved against this turn's marks (``interpret``); its issues
+   become next turn's feedback. A provider refusal of the content drops the turn from the
+   context and asks the partner to rephrase (paper H); a solo player just waits (GPTNT sent
+   the request to a partner that did not exist, §8.12). Any other provider failure loses the
+   turn, and the model is told so next turn.
+
+After each turn ``last`` holds the details a record wants (issues, usage, cost, latency).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from gptnt.players.actions import Action, DoNothing, SendMessage
+from gptnt.players.backends import CallRecord, ModelBackend
+from gptnt.players.config import PlayerConfig
+from gptnt.players.conversation import (
+    ChatRequest,
+    Conversation,
+    PageLike,
+    PartnerMessage,
+    TokenBudget,
+    turn_text,
+)
+from gptnt.players.feedback import Issue, feedback_text
+from gptnt.players.observation import observe
+from gptnt.players.outcome import Outcome, interpret
+from gptnt.players.prompts import ACTORS, READERS, TALKERS, Mode, PromptSpec, Seat, system_prompt
+from gptnt.players.scripted import Decision, TurnInput
+
+REPHRASE_REQUEST = "Sorry, that message did not come through. Could you put it differently?"
+"""Sent to the partner, as if from this player, when a provider refused the partner's content."""
+
+_PARTNER_NAME: dict[Seat, str] = {"defuser": "Expert", "expert": "Defuser"}
+
+
+@dataclass(frozen=True)
+class ModelTurn:
+    """What one turn of a model player amounted to, for the record."""
+
+    request: ChatRequest
+    call: CallRecord
+    outcome: Outcome | None
+    """``None`` when the provider failed and there was no answer to interpret."""
+    issues: tuple[Issue, ...]
+    """Everything told to the model on its next turn (also the record's warnings/errors)."""
+
+    @property
+    def warnings(self) -> list[str]:
+        return [i.code for i in self.issues if not i.skips]
+
+    @property
+    def errors(self) -> list[str]:
+        return [i.code for i in self.issues if i.skips]
+
+
+class ModelPolicy:
+    """A model player for one episode."""
+
+    privileged = False
+
+    def __init__(
+        self,
+        config: PlayerConfig,
+        seat: Seat,
+        *,
+        mode: Mode = "sync",
+        manual: Sequence[PageLike] = (),
+        backend: ModelBackend | None = None,
+        step_seconds: float = 3.0,
+    ) -> None:
+        self.name = config.name or config.model
+        self.config = config
+        self.seat = seat
+        self.interaction = config.interaction_spec
+        self.backend = backend or ModelBackend(config)
+        spec = PromptSpec(seat, mode, self.interaction, step_seconds, config.max_tokens)
+        budget = (
+            TokenBudget(config.input_limit, config.tokens_per_image) if config.input_limit else None
+        )
+        pages = manual if seat in READERS else ()
+        self.conversation = Conversation(
+            system_prompt(spec),
+            manual=pages,
+            page_height=max(config.image_size),
+            budget=budget,
+            cache_points=self.backend.cache_points,
+        )
+        self._feedback: tuple[Issue, ...] = ()
+        self._previous: np.ndarray | None = None
+        self.last: ModelTurn | None = None
+
+    async def decide(self, turn: TurnInput) -> Decision:
+        messages = None
+        if self.seat in TALKERS:
+            messages = [PartnerMessage(_PARTNER_NAME[self.seat], m) for m in turn.messages]
+        text = turn_text(feedback_text(self._feedback), messages)
+        attachments = ()
+        marks = None
+        observation = turn.observation
+        if self.seat in ACTORS and observation is not None and observation.frames:
+            marks = observation.marks if self.interaction.method == "set-of-marks" else None
+            seen = observe(
+                observation.frames,
+                marks,
+                marks.kind if marks is not None else None,
+                previous=self._previous,
+                image_size=self.config.image_size,
+            )
+            attachments = seen.attachments
+            self._previous = seen.newest
+        request = self.conversation.request(text, attachments)
+        reply = await self.backend.complete(request)
+        if reply.failure == "content_filter":
+            # The refused content must not stay in context, or every later call is refused too.
+            self.conversation.drop()
+            self._feedback = ()
+            action: Action = (
+                SendMessage(message=REPHRASE_REQUEST) if self.seat in TALKERS else DoNothing()
+            )
+            self.last = ModelTurn(request, reply.record, None, ())
+            return Decision(action, "")
+        if reply.failure == "provider_error":
+            self.conversation.record(None)
+            self._feedback = (Issue("provider_error", "the model could not be reached"),)
+            self.last = ModelTurn(request, reply.record, None, self._feedback)
+            return Decision(DoNothing(), "")
+        self.conversation.record(reply.text)
+        self.conversation.calibrate(reply.record.usage.input_tokens)
+        outcome = interpret(
+            reply.text,
+            seat=self.seat,
+            interaction=self.interaction,
+            marks=marks,
+            finish_reason=reply.finish_reason,
+        )
+        self._feedback = outcome.issues
+        self.last = ModelTurn(request, reply.record, outcome, outcome.issues)
+        return Decision(outcome.action, reply.text)

@@ -1,0 +1,116 @@
+"""What the Defuser is shown each turn (paper §4.2.1, D.3, D.4).
+
+- the last frame of its previous turn, *without* marks, so it can see what its previous
+  command changed (GPTNT kept the previous *annotated* frame, with stale letters, §8.2);
+- for Simon Says and Morse Code, whose information blinks, the recent frames of the buffer,
+  oldest first (four seconds at 0.25 s apart), so a whole cycle is visible;
+- the newest frame, with set-of-marks labels when the player uses marks.
+
+Every image is drawn at the game's resolution and then resized with Lanczos to the player's
+image size. Captions say which image is which.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from PIL import Image
+
+from gptnt.players.actions import InteractionMethod
+from gptnt.players.conversation import Attachment
+from gptnt.protocol._state import ModuleKind
+from gptnt.vision import MarkStyle, SetOfMarks, build_marks, resize
+
+MOTION_KINDS: frozenset[ModuleKind] = frozenset({"Simon", "Morse"})
+"""Modules whose state can only be read over time: they get the frame sequence."""
+
+SEQUENCE_LENGTH = 16
+"""Frames of the mod's ring buffer: four seconds of game time, 0.25 s apart."""
+
+_CAPTIONS = {
+    "previous": "The last picture of your previous turn (no markers):",
+    "sequence": "Recent picture {i} of {n}, oldest first, 0.25 s of game time apart:",
+    "newest_marked": "The newest picture, with location markers (your command acts on this):",
+    "newest": "The newest picture (your command acts on this):",
+}
+
+
+@dataclass(frozen=True)
+class ModelObservation:
+    """One turn's images, the marks valid for this turn, and the raw newest frame (which is
+    the ``previous`` frame of the next turn).
+    """
+
+    attachments: tuple[Attachment, ...]
+    marks: SetOfMarks | None
+    newest: np.ndarray = field(repr=False)
+
+
+def build_observation(
+    frames: Sequence[np.ndarray],
+    mask: np.ndarray | None,
+    kind: ModuleKind | None,
+    *,
+    previous: np.ndarray | None,
+    image_size: tuple[int, int],
+    method: InteractionMethod = "set-of-marks",
+    sequence_length: int = SEQUENCE_LENGTH,
+    style: MarkStyle | None = None,
+) -> ModelObservation:
+    """The images for one Defuser turn.
+
+    ``frames`` are the buffer's frames oldest first (H×W×3 uint8, top-down); ``mask`` the
+    segmentation of the newest moment; ``kind`` the module zoomed into (``None`` when zoomed
+    out); ``previous`` the newest frame of the previous turn, if any; ``image_size`` the
+    model's ``(width, height)``.
+    """
+    if not frames:
+        raise ValueError("build_observation needs at least one frame")
+    marks = None
+    if method == "set-of-marks" and mask is not None:
+        marks = build_marks(mask, frames[-1][..., :3], kind, style=style)
+    return observe(
+        frames,
+        marks,
+        kind,
+        previous=previous,
+        image_size=image_size,
+        sequence_length=sequence_length,
+    )
+
+
+def observe(
+    frames: Sequence[np.ndarray],
+    marks: SetOfMarks | None,
+    kind: ModuleKind | None,
+    *,
+    previous: np.ndarray | None,
+    image_size: tuple[int, int],
+    sequence_length: int = SEQUENCE_LENGTH,
+) -> ModelObservation:
+    """Like ``build_observation``, from marks already built (``None``: draw none)."""
+    if not frames:
+        raise ValueError("observe needs at least one frame")
+    newest = np.ascontiguousarray(frames[-1][..., :3])
+    attachments: list[Attachment] = []
+    if previous is not None:
+        attachments.append(Attachment(_CAPTIONS["previous"], _png(previous, image_size)))
+    if kind in MOTION_KINDS and len(frames) > 1:
+        earlier = list(frames[-sequence_length:-1])
+        count = len(earlier) + 1
+        for i, frame in enumerate(earlier, start=1):
+            caption = _CAPTIONS["sequence"].format(i=i, n=count)
+            attachments.append(Attachment(caption, _png(frame, image_size)))
+    shown = marks.draw(newest) if marks is not None else newest
+    caption = _CAPTIONS["newest_marked" if marks is not None else "newest"]
+    attachments.append(Attachment(caption, _png(shown, image_size)))
+    return ModelObservation(tuple(attachments), marks, newest)
+
+
+def _png(image: np.ndarray, size: tuple[int, int]) -> bytes:
+    buffer = io.BytesIO()
+    Image.fromarray(resize(np.ascontiguousarray(image[..., :3]), size)).save(buffer, format="PNG")
+    return buffer.getvalue()

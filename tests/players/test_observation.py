@@ -1,0 +1,68 @@
+"""The Defuser's images: previous frame unmarked, Simon/Morse sequences, newest frame marked."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+from PIL import Image
+
+from gptnt.players import build_observation
+
+
+def _frames(n: int) -> list[np.ndarray]:
+    rng = np.random.default_rng(3)
+    return [rng.integers(0, 255, (120, 160, 3), dtype=np.uint8) for _ in range(n)]
+
+
+def _mask() -> np.ndarray:
+    mask = np.zeros((120, 160, 3), dtype=np.uint8)
+    mask[20:40, 20:60] = (255, 0, 0)
+    mask[70:100, 90:150] = (0, 255, 0)
+    return mask
+
+
+def _size(png: bytes) -> tuple[int, int]:
+    return Image.open(io.BytesIO(png)).size
+
+
+def _pixels(png: bytes) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+
+
+def test_plain_module_gets_previous_and_marked_newest() -> None:
+    frames = _frames(16)
+    previous = _frames(1)[0] // 2
+    obs = build_observation(frames, _mask(), "Wires", previous=previous, image_size=(448, 448))
+    assert [a.caption.split()[1] for a in obs.attachments] == ["last", "newest"]
+    assert all(_size(a.png) == (448, 448) for a in obs.attachments)
+    assert obs.marks is not None and obs.marks.labels == ("A", "B")
+    # The previous frame is shown without marks; the newest one with them.
+    unmarked = build_observation([previous], None, None, previous=None, image_size=(448, 448))
+    assert np.array_equal(_pixels(obs.attachments[0].png), _pixels(unmarked.attachments[0].png))
+    raw_newest = build_observation(frames[-1:], None, None, previous=None, image_size=(448, 448))
+    assert not np.array_equal(
+        _pixels(obs.attachments[-1].png), _pixels(raw_newest.attachments[0].png)
+    )
+    assert np.array_equal(obs.newest, frames[-1])
+
+
+def test_simon_and_morse_get_the_sequence() -> None:
+    for kind in ("Simon", "Morse"):
+        obs = build_observation(
+            _frames(16), _mask(), kind, previous=_frames(1)[0], image_size=(640, 480)
+        )
+        assert len(obs.attachments) == 1 + 15 + 1
+        assert "1 of 16" in obs.attachments[1].caption
+
+
+def test_first_turn_has_no_previous_frame() -> None:
+    obs = build_observation(_frames(2), _mask(), None, previous=None, image_size=(160, 120))
+    assert len(obs.attachments) == 1
+
+
+def test_coordinates_players_get_no_marks() -> None:
+    obs = build_observation(_frames(1), _mask(), "Keypad", previous=None, image_size=(160, 120),
+                            method="coordinates")  # fmt: skip
+    assert obs.marks is None
+    assert np.array_equal(_pixels(obs.attachments[0].png), _frames(1)[0])
