@@ -1,0 +1,47 @@
+"""``gptnt manual build|import``: typeset the generated manual, or import the official PDF."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def build(
+    rule_seed: Annotated[int, typer.Option("--rule-seed", help="Rule seed of the ruleset.")] = 1,
+    out: Annotated[Path, typer.Option("--out", help="Directory to write.")] = Path("manual"),
+) -> None:
+    """Typeset the manual of a rule seed: page texts, page images and manual.json."""
+    from gptnt.manual import build_manual, save
+
+    manual = build_manual(rule_seed)
+    index = save(manual, out)
+    typer.echo(f"{manual.identity}: {len(manual.pages)} pages -> {index}")
+
+
+def import_pdf(
+    pdf: Annotated[Path, typer.Argument(help="Your copy of the Bomb Defusal Manual (PDF).")],
+    out: Annotated[Path, typer.Option("--out", help="Directory to write.")] = Path(
+        "manual-official"
+    ),
+) -> None:
+    """Extract the pages the paper uses (3, 5-16, 21-23): text and page images."""
+    from gptnt.manual import import_pdf as run_import
+    from gptnt.manual import save
+    from gptnt.manual._import import sha256_of
+
+    manual = run_import(pdf)
+    index = save(manual, out, sha256=sha256_of(pdf))
+    typer.echo(f"{manual.identity}: {len(manual.pages)} pages -> {index}")
+
+
+def register(app: typer.Typer) -> None:
+    manual_app = typer.Typer(
+        name="manual",
+        help="The Expert's manual: build it from the ruleset or import the official PDF.",
+        no_args_is_help=True,
+    )
+    manual_app.command("build")(build)
+    manual_app.command("import")(import_pdf)
+    app.add_typer(manual_app)

@@ -1,0 +1,60 @@
+"""The Expert's manual: pages of text and images, generated from a ruleset or imported.
+
+The default manual is typeset from the game's ``Ruleset`` (so a rule seed changes game, oracle
+and manual together); a run may instead name a directory holding a manual built or imported
+earlier (``gptnt manual build`` / ``gptnt manual import PDF``). Every manual carries an
+``identity`` string that episode records store to say which manual the Expert read.
+
+    from gptnt.manual import load_manual
+    manual = load_manual("generated", rule_seed=1)
+    for page in manual.pages:
+        page.text, page.png(height=640)
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from gptnt.errors import ConfigError
+from gptnt.manual._import import PAPER_PAGES, import_pdf
+from gptnt.manual._page import PLAYER_PAGE_HEIGHTS, Manual, ManualPage
+from gptnt.manual._store import load, save
+
+__all__ = [
+    "PAPER_PAGES",
+    "PLAYER_PAGE_HEIGHTS",
+    "Manual",
+    "ManualPage",
+    "build_manual",
+    "import_pdf",
+    "load_manual",
+    "save",
+]
+
+
+@lru_cache(maxsize=4)
+def build_manual(rule_seed: int = 1) -> Manual:
+    """The generated manual of a rule seed (typeset once per process)."""
+    from gptnt.manual._generate import generate
+    from gptnt.rules.ruleset import ruleset
+
+    return generate(ruleset(rule_seed))
+
+
+def load_manual(source: str | Path = "generated", rule_seed: int = 1) -> Manual:
+    """The manual a run gives its Expert.
+
+    ``"generated"`` typesets the manual of ``rule_seed``; anything else is the path of a manual
+    directory (its ``manual.json``). A generated directory must match ``rule_seed``: the
+    Expert's rules and the game's must agree.
+    """
+    if str(source) == "generated":
+        return build_manual(rule_seed)
+    manual = load(Path(source))
+    if manual.rule_seed is not None and manual.rule_seed != rule_seed:
+        raise ConfigError(
+            f"manual={source}: generated for rule seed {manual.rule_seed} but the game uses "
+            f"rule seed {rule_seed}; build it with `gptnt manual build --rule-seed {rule_seed}`"
+        )
+    return manual

@@ -1,0 +1,273 @@
+"""Every table of the ruleset appears in the generated manual's text, and a changed table
+changes the manual. The checks read the tables from ``gptnt.rules`` and look for them in the
+page text; the mazes are even parsed back from their text drawing."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable
+
+import pytest
+
+from gptnt.manual import Manual
+from gptnt.manual._generate import generate, outline_text
+from gptnt.manual._module_sections import VENN_LETTERS
+from gptnt.rules.modules import keypad, maze, memory, wires
+from gptnt.rules.ruleset import V1, Ruleset
+
+
+@pytest.fixture(scope="module")
+def text(v1_manual: Manual) -> str:
+    return v1_manual.text
+
+
+def lines(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines()]
+
+
+def test_every_keypad_column_in_order(text: str) -> None:
+    for i, column in enumerate(V1.keypad.columns, 1):
+        line = next(line for line in lines(text) if line.startswith(f"Column {i}: "))
+        glyphs = re.findall(r"(\S) \(([a-z-]+)\)", line)
+        assert glyphs == [(keypad.GLYPHS[s], s) for s in column]
+
+
+def test_every_password_word(text: str) -> None:
+    for word in V1.password.words:
+        assert re.search(rf"\b{word}\b", text), word
+
+
+def test_every_whos_on_first_list_and_display(text: str) -> None:
+    for label, order in V1.whos_on_first.priority.items():
+        assert f"{label} | {', '.join(order)}" in lines(text)
+    positions = (
+        "top-left",
+        "top-right",
+        "middle-left",
+        "middle-right",
+        "bottom-left",
+        "bottom-right",
+    )
+    for word, pos in V1.whos_on_first.display_position.items():
+        shown = f'"{word}"' if word else "empty"
+        assert f"Display {shown}: read the {positions[pos]} button" in lines(text)
+
+
+def test_every_venn_cell(text: str) -> None:
+    rows = {
+        "no red, no blue": (False, False),
+        "red only": (True, False),
+        "blue only": (False, True),
+        "red and blue": (True, True),
+    }
+    header = next(line for line in lines(text) if line.startswith("wire | "))
+    columns = [(c.startswith("star"), c.endswith("on")) for c in header.split(" | ")[1:]]
+    seen = 0
+    for line in lines(text):
+        name, *letters = line.split(" | ")
+        if name in rows and len(letters) == 4:
+            for (star, led), letter in zip(columns, letters, strict=True):
+                instruction = V1.venn.instruction((*rows[name], star, led))
+                assert VENN_LETTERS[instruction][0] == letter
+                seen += 1
+    assert seen == 16
+    for letter, meaning in VENN_LETTERS.values():
+        assert f"{letter}: {meaning}" in text
+
+
+def test_every_morse_word_frequency_and_letter(text: str) -> None:
+    for word, freq in V1.morse.words:
+        assert re.search(rf"\b{word} \| 3\.{freq:03d} MHz", text), word
+    for char, code in V1.morse.alphabet:
+        assert re.search(rf"(?<!\S){re.escape(char)} {re.escape(code)}(?!\S)", text), char
+
+
+def test_every_simon_row(text: str) -> None:
+    for (vowel, row), mapping in V1.simon.table.items():
+        title = "Serial number contains a vowel" if vowel else "Serial number has no vowel"
+        section = text.split(title, 1)[1]
+        expected = " | ".join(mapping[c].capitalize() for c in ("red", "blue", "green", "yellow"))
+        row_line = next(line for line in lines(section) if line.startswith(f"{row} "))
+        assert row_line.endswith(expected)
+
+
+def test_every_memory_stage(text: str) -> None:
+    for s, choices in enumerate(V1.memory.stages, 1):
+        row = next(line for line in lines(text) if line.startswith(f"Stage {s} | "))
+        cells = row.split(" | ")[1:]
+        for choice, cell in zip(choices, cells, strict=True):
+            match choice:
+                case memory.AtPosition(p):
+                    assert cell == f"Press the button in position {p}."
+                case memory.WithLabel(label):
+                    assert cell == f'Press the button labelled "{label}".'
+                case memory.PositionOfStage(k):
+                    assert "same position" in cell and cell.endswith(f"stage {k}.")
+                case memory.LabelOfStage(k):
+                    assert "same label" in cell and cell.endswith(f"stage {k}.")
+
+
+def test_every_wire_sequence_cell(text: str) -> None:
+    table = dict(V1.wire_sequence.cut_letters)
+    rows = [
+        line
+        for line in lines(text)
+        if line.endswith("wire of its colour") is False and " wire of its colour | " in line
+    ]
+    assert len(rows) == max(len(v) for v in table.values())
+    for n, row in enumerate(rows):
+        cells = row.split(" | ")[1:]
+        assert cells == [", ".join(table[c][n]) for c in table]
+
+
+def test_every_wires_rule(text: str) -> None:
+    for count, rule_list in V1.wires.by_count.items():
+        section = text.split(f"\n{count} wires\n", 1)[1]
+        items = [line.split(". ", 1)[1] for line in lines(section) if re.match(r"^\d+\. ", line)][
+            : len(rule_list)
+        ]
+        for rule, item in zip(rule_list, items, strict=True):
+            match rule.cut:
+                case wires.CutNth(n):
+                    word = "last" if n == -1 else ("first", "second", "third", "fourth")[n - 1]
+                    assert item.endswith(f"cut the {word} wire."), item
+                case wires.CutLastOf(color):
+                    assert item.endswith(f"cut the lowest {color} wire."), item
+            assert item.startswith("In every other case") == (not rule.when)
+            for condition in rule.when:
+                if isinstance(condition, wires.ColorCount | wires.LastWireIs):
+                    assert f" {condition.color} wire" in item or f"is {condition.color}" in item
+                else:
+                    assert "odd digit" in item
+
+
+def test_every_button_rule(text: str) -> None:
+    for colour, digit in V1.big_button.strip_digit.items():
+        assert f"{colour} strip | let go when the timer shows a {digit} in any position" in text
+    assert f"shows a {V1.big_button.other_digit} in any position" in text
+    for rule in V1.big_button.rules:
+        for condition in rule.when:
+            value = next(iter(dataclasses.asdict(condition).values()))
+            assert str(value).upper() in text.upper()
+
+
+def _parse_maze(drawing: list[str]) -> maze.Maze:
+    """Walls and circles back from the text drawing of one maze."""
+    n = (len(drawing) - 1) // 2
+    rows = drawing[1::2]
+    right = tuple(tuple(int(row[4 * c + 4] == "|") for c in range(n - 1)) for row in rows)
+    circles = tuple((r, c) for r, row in enumerate(rows) for c in range(n) if row[4 * c + 2] == "O")
+    down = tuple(
+        tuple(int(drawing[2 * r + 2][4 * c + 1 : 4 * c + 4] == "---") for c in range(n))
+        for r in range(n - 1)
+    )
+    return maze.Maze(right, down, circles)  # type: ignore[arg-type]
+
+
+def test_every_maze_round_trips_from_its_text(text: str) -> None:
+    all_lines = text.splitlines()
+    for k, expected in enumerate(V1.maze.mazes, 1):
+        start = all_lines.index(f"Maze {k}")
+        drawing = all_lines[start + 1 : start + 2 + 2 * expected.size]
+        parsed = _parse_maze(drawing)
+        assert parsed.right_walls == expected.right_walls
+        assert parsed.down_walls == expected.down_walls
+        assert set(parsed.circles) == set(expected.circles)
+
+
+# ---------------------------------------------------------------------------- changes show
+
+
+def _changed(rules: Ruleset, **tables: object) -> Ruleset:
+    return dataclasses.replace(rules, **tables)
+
+
+@pytest.mark.parametrize(
+    "mutation",
+    [
+        lambda r: _changed(
+            r, password=dataclasses.replace(r.password, words=(*r.password.words[:-1], "ZEBRA"))
+        ),
+        lambda r: _changed(
+            r,
+            keypad=dataclasses.replace(
+                r.keypad, columns=(tuple(reversed(r.keypad.columns[0])), *r.keypad.columns[1:])
+            ),
+        ),
+        lambda r: _changed(r, maze=dataclasses.replace(r.maze, mazes=r.maze.mazes[::-1])),
+        lambda r: _changed(
+            r,
+            whos_on_first=dataclasses.replace(
+                r.whos_on_first,
+                priority={
+                    **r.whos_on_first.priority,
+                    "READY": r.whos_on_first.priority["READY"][::-1],
+                },
+            ),
+        ),
+        lambda r: _changed(
+            r,
+            venn=dataclasses.replace(
+                r.venn, diagram=((r.venn.diagram[0][0], "dont_cut"), *r.venn.diagram[1:])
+            ),
+        ),
+        lambda r: _changed(
+            r, morse=dataclasses.replace(r.morse, words=(("shelf", 505), *r.morse.words[1:]))
+        ),
+        lambda r: _changed(
+            r,
+            memory=dataclasses.replace(
+                r.memory, stages=(r.memory.stages[0][::-1], *r.memory.stages[1:])
+            ),
+        ),
+        lambda r: _changed(
+            r,
+            simon=dataclasses.replace(
+                r.simon,
+                table={
+                    **r.simon.table,
+                    (True, 0): {"red": "green", "blue": "red", "green": "yellow", "yellow": "blue"},
+                },
+            ),
+        ),
+        lambda r: _changed(
+            r,
+            wire_sequence=dataclasses.replace(
+                r.wire_sequence, cut_letters=r.wire_sequence.cut_letters[::-1]
+            ),
+        ),
+        lambda r: _changed(
+            r,
+            wires=dataclasses.replace(
+                r.wires, by_count={**r.wires.by_count, 3: r.wires.by_count[3][1:]}
+            ),
+        ),
+        lambda r: _changed(r, big_button=dataclasses.replace(r.big_button, other_digit=7)),
+    ],
+    ids=[
+        "password",
+        "keypad",
+        "maze",
+        "wof",
+        "venn",
+        "morse",
+        "memory",
+        "simon",
+        "wireseq",
+        "wires",
+        "button",
+    ],
+)
+def test_changing_a_table_changes_the_manual(mutation: Callable[[Ruleset], Ruleset]) -> None:
+    assert outline_text(mutation(V1)) != outline_text(V1)
+
+
+def test_a_changed_password_list_reaches_the_pages(v1_manual: Manual) -> None:
+    words = (*V1.password.words[:-1], "ZEBRA")
+    changed = generate(_changed(V1, password=dataclasses.replace(V1.password, words=words)))
+    assert "ZEBRA" in changed.text and "ZEBRA" not in v1_manual.text
+    assert changed.identity != v1_manual.identity
+    page = next(p for p in changed.pages if p.title == "Passwords")
+    old = next(p for p in v1_manual.pages if p.title == "Passwords")
+    assert page.png() != old.png()
