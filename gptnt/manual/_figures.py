@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from gptnt.manual._layout import INK, MARGIN_X, PAGE_WIDTH, Figure
-from gptnt.sim.render._view import font
+from gptnt.fonts import font
 
 CONTENT_WIDTH = PAGE_WIDTH - 2 * MARGIN_X
 Cell = tuple[int, int]

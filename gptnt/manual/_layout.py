@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from PIL import Image, ImageDraw, ImageFont
 
 from gptnt.manual._page import ManualPage, to_png
-from gptnt.sim.render._view import font
+from gptnt.fonts import font
 
 # A4 portrait at 150 dpi.
 PAGE_WIDTH = 1240

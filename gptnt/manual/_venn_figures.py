@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 
 from gptnt.manual._figures import centered
 from gptnt.manual._layout import INK, Figure
-from gptnt.sim.render._view import font
+from gptnt.fonts import font
 
 # ---------------------------------------------------------------------------- complicated wires
 

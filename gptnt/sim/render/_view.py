@@ -13,33 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Protocol
 
 import numpy as np
-from PIL import Image, ImageFont
+from PIL import Image
+
+from gptnt.fonts import font  # noqa: F401  (the drawers' font, re-exported for them)
 
 MODULE_SIZE = 512
 LED_CENTER = (452, 60)
 LED_RADIUS = 28
-
-FONTS = Path(__file__).parent / "fonts"
-
-
-def font(size: int, *, bold: bool = False, mono: bool = False) -> ImageFont.FreeTypeFont:
-    """The bundled DejaVu fonts (they carry every keypad glyph)."""
-    name = "DejaVuSansMono-Bold.ttf" if mono else ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")
-    return _font(name, size)
-
-
-_FONT_CACHE: dict[tuple[str, int], ImageFont.FreeTypeFont] = {}
-
-
-def _font(name: str, size: int) -> ImageFont.FreeTypeFont:
-    key = (name, size)
-    if key not in _FONT_CACHE:
-        _FONT_CACHE[key] = ImageFont.truetype(str(FONTS / name), size)
-    return _FONT_CACHE[key]
 
 
 @dataclass(frozen=True)
