@@ -17,7 +17,9 @@ _DIR = Path(__file__).parent
 
 def font(size: int, *, bold: bool = False, mono: bool = False) -> ImageFont.FreeTypeFont:
     """A DejaVu face at ``size`` pixels: sans (default), sans bold, or mono bold."""
-    name = "DejaVuSansMono-Bold.ttf" if mono else ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")
+    name = (
+        "DejaVuSansMono-Bold.ttf" if mono else ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")
+    )
     return _load(name, size)
 
 

@@ -16,16 +16,15 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from gptnt.sim.render._view import MODULE_SIZE, ModuleDrawer, ModuleView, font
+    from gptnt.sim.render._view import MODULE_SIZE, ModuleDrawer, ModuleView
     from gptnt.sim.render.compositor import Compositor, Picture, Scene
 
-__all__ = ["MODULE_SIZE", "Compositor", "ModuleDrawer", "ModuleView", "Picture", "Scene", "font"]
+__all__ = ["MODULE_SIZE", "Compositor", "ModuleDrawer", "ModuleView", "Picture", "Scene"]
 
 _HOME = {
     "MODULE_SIZE": "gptnt.sim.render._view",
     "ModuleDrawer": "gptnt.sim.render._view",
     "ModuleView": "gptnt.sim.render._view",
-    "font": "gptnt.sim.render._view",
     "Compositor": "gptnt.sim.render.compositor",
     "Picture": "gptnt.sim.render.compositor",
     "Scene": "gptnt.sim.render.compositor",

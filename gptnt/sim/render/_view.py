@@ -18,8 +18,6 @@ from typing import Protocol
 import numpy as np
 from PIL import Image
 
-from gptnt.fonts import font  # noqa: F401  (the drawers' font, re-exported for them)
-
 MODULE_SIZE = 512
 LED_CENTER = (452, 60)
 LED_RADIUS = 28

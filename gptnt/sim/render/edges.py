@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from gptnt.fonts import font
 from gptnt.protocol._state import (
     BatteryWidget,
     EdgeSide,
@@ -22,7 +23,6 @@ from gptnt.protocol._state import (
     Widget,
 )
 from gptnt.sim.edgework import EDGE_CAPACITY, WidgetSpot
-from gptnt.sim.render._view import font
 from gptnt.sim.render.faces import Box, FaceLayout, draw_casing, room
 
 WidgetPainter = Callable[[ImageDraw.ImageDraw, Widget, Box], None]

@@ -1,7 +1,9 @@
 """The bare module plate every zoomed-in module is drawn on, and a canvas pairing face and ids.
 
-KTANE's modules sit on a light, bluish-grey metal plate with a bevelled rim and white clips on
-its edges (real frames: ``som/*-screen.png``). The plate is drawn once and copied per picture.
+KTANE's modules sit on a light, bluish-grey metal panel raised inside a darker bluish frame,
+the panel's top-right corner cut away around the pale blue housing of the status LED, with
+white clips on the edges (real frames: ``som/*-screen.png``). The plate is drawn once and
+copied per picture. ``label`` gives the game's tall, condensed lettering (DejaVu Bold squeezed).
 ``Canvas`` draws each interactable twice with the same geometry, once in colour on the face and
 once as its id on the ``ids`` canvas, so the mask and the picture cannot drift apart.
 """
@@ -14,20 +16,38 @@ from functools import lru_cache
 import numpy as np
 from PIL import Image, ImageDraw
 
-from gptnt.sim.render._view import MODULE_SIZE, ModuleView
+from gptnt.fonts import font
+from gptnt.sim.render._view import LED_CENTER, LED_RADIUS, MODULE_SIZE, ModuleView
 
 Box = tuple[int, int, int, int]
 RGB = tuple[int, int, int]
 
-GAP = (58, 66, 76)  # the slot well around the plate
-PLATE = (172, 181, 189)
-PLATE_LIGHT = (214, 221, 227)
+GAP = (40, 46, 54)  # the slot well around the plate
+RIM = (112, 126, 142)  # the bluish frame the inner panel sits in
+RIM_LIGHT = (176, 190, 204)
+RIM_DARK = (70, 80, 94)
+PLATE = (176, 184, 194)
+PLATE_LIGHT = (222, 228, 234)
 PLATE_DARK = (112, 121, 132)
-CLIP = (226, 232, 236)
+CLIP = (226, 232, 238)
+SOCKET = (150, 196, 214)  # the pale blue housing the status LED sits in
 INK = (24, 24, 24)
 LED_OFF = (34, 38, 36)
 LED_GREEN = (70, 230, 90)
 LED_RED = (250, 40, 30)
+STAGE_BACK = (40, 36, 44)
+STAGE_OFF = (30, 26, 32)
+STAGE_RIM = (98, 70, 80)
+
+INSET = 30  # from the plate's edge to the inner panel
+NOTCH = (360, 152)  # the inner panel's top-right corner is cut from (x, INSET) to (edge, y)
+
+
+def _panel(dx: int, dy: int) -> list[tuple[int, int]]:
+    """The inner panel's outline (its top-right corner cut away around the LED), shifted."""
+    s, p = MODULE_SIZE, INSET
+    corners = [(p, p), (NOTCH[0], p), (s - p, NOTCH[1]), (s - p, s - p), (p, s - p)]
+    return [(x + dx, y + dy) for x, y in corners]
 
 
 @lru_cache(maxsize=1)
@@ -35,15 +55,33 @@ def _plate() -> Image.Image:
     s = MODULE_SIZE
     img = Image.new("RGB", (s, s), GAP)
     d = ImageDraw.Draw(img)
-    m = 8
-    d.rounded_rectangle((m, m, s - m - 1, s - m - 1), radius=18, fill=PLATE_DARK)
-    d.rounded_rectangle((m, m, s - m - 5, s - m - 5), radius=18, fill=PLATE_LIGHT)
-    d.rounded_rectangle((m + 5, m + 5, s - m - 6, s - m - 6), radius=14, fill=PLATE)
-    for a in (120, s - 170):  # clips on the four edges
-        d.rounded_rectangle((a, 2, a + 50, 14), radius=4, fill=CLIP)
-        d.rounded_rectangle((a, s - 15, a + 50, s - 3), radius=4, fill=CLIP)
-        d.rounded_rectangle((2, a, 14, a + 50), radius=4, fill=CLIP)
-        d.rounded_rectangle((s - 15, a, s - 3, a + 50), radius=4, fill=CLIP)
+    m = 6
+    d.rounded_rectangle((m, m, s - m - 1, s - m - 1), radius=18, fill=RIM_DARK)
+    d.rounded_rectangle((m, m, s - m - 5, s - m - 5), radius=18, fill=RIM_LIGHT)
+    d.rounded_rectangle((m + 4, m + 4, s - m - 5, s - m - 5), radius=15, fill=RIM)
+    # the raised inner panel: lit rim up-left, shadow down-right
+    d.polygon(_panel(4, 4), fill=PLATE_DARK)
+    d.polygon(_panel(-3, -3), fill=PLATE_LIGHT)
+    # brushed metal lit from above: a little lighter at the top, darker at the bottom
+    shade = np.linspace(1.07, 0.95, s)[:, None, None] * np.array(PLATE)[None, None, :]
+    metal = Image.fromarray(np.broadcast_to(shade, (s, s, 3)).clip(0, 255).astype(np.uint8))
+    panel = Image.new("L", (s, s))
+    ImageDraw.Draw(panel).polygon(_panel(0, 0), fill=255)
+    img.paste(metal, (0, 0), panel)
+    # the status LED's housing (the compositor paints the LED itself inside it)
+    cx, cy = LED_CENTER
+    r = LED_RADIUS + 9
+    d.ellipse((cx - r + 3, cy - r + 4, cx + r + 3, cy + r + 4), fill=RIM_DARK)
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=SOCKET)
+    d.ellipse((cx - r + 5, cy - r + 4, cx + r - 9, cy + r - 12), fill=dim(SOCKET, 1.18))
+    for a in (104, s - 164):  # clips on the four edges, straddling rim and panel
+        for box in (
+            (a, 2, a + 60, 20),
+            (a, s - 21, a + 60, s - 3),
+            (2, a, 20, a + 60),
+            (s - 21, a, s - 3, a + 60),
+        ):
+            d.rounded_rectangle(box, radius=4, fill=CLIP, outline=RIM_DARK)
     return img
 
 
@@ -81,16 +119,51 @@ def bevel(
 
 
 def dim(color: RGB, factor: float) -> RGB:
-    """``color`` scaled towards black (unlit parts)."""
-    return (int(color[0] * factor), int(color[1] * factor), int(color[2] * factor))
+    """``color`` scaled towards black (unlit parts), or brighter for ``factor`` > 1."""
+    return (
+        min(255, int(color[0] * factor)),
+        min(255, int(color[1] * factor)),
+        min(255, int(color[2] * factor)),
+    )
 
 
 def stage_lights(draw: ImageDraw.ImageDraw, box: Box, lit: int, total: int) -> None:
-    """A dark column of ``total`` stage lights, the lowest ``lit`` of them green."""
+    """A dark column of ``total`` stage lights, the lowest ``lit`` of them green; unlit ones are
+    dark cells with a dull reddish rim, as in the game."""
     x0, y0, x1, y1 = box
-    draw.rectangle(box, fill=(30, 32, 34))
+    draw.rectangle(box, fill=STAGE_BACK, outline=RIM_DARK, width=3)
     step = (y1 - y0 - 16) // total
     for i in range(total):
         top = y1 - 8 - (i + 1) * step
-        fill = LED_GREEN if i < lit else LED_OFF
-        draw.rectangle((x0 + 10, top + 6, x1 - 10, top + step - 4), fill=fill)
+        cell = (x0 + 10, top + 6, x1 - 10, top + step - 4)
+        if i < lit:
+            draw.rectangle(cell, fill=LED_GREEN)
+        else:
+            draw.rectangle(cell, fill=STAGE_OFF, outline=STAGE_RIM, width=3)
+
+
+CONDENSED = 0.74  # the game's labels use a tall, narrow face: DejaVu Bold squeezed to this width
+
+
+@lru_cache(maxsize=1024)
+def label(
+    text: str, size: int, width: int = MODULE_SIZE, squeeze: float = CONDENSED
+) -> Image.Image:
+    """``text`` as an ``L`` coverage mask in a condensed bold face, at ``size`` or smaller so that
+    it fits ``width`` pixels (cached, so callers must not draw on it: labels repeat from frame
+    to frame)."""
+    while size > 12 and font(size, bold=True).getlength(text) * squeeze > width:
+        size -= 2
+    face = font(size, bold=True)
+    left, top, right, bottom = face.getbbox(text)
+    mask = Image.new("L", (max(1, right - left + 2), max(1, bottom - top + 2)))
+    ImageDraw.Draw(mask).text((1 - left, 1 - top), text, fill=255, font=face)
+    return mask.resize(
+        (max(1, round(mask.width * squeeze)), mask.height), Image.Resampling.BILINEAR
+    )
+
+
+def put_label(image: Image.Image, mask: Image.Image, centre: tuple[int, int], color: RGB) -> None:
+    """Paint a ``label`` mask in ``color`` centred on ``centre``."""
+    at = (centre[0] - mask.width // 2, centre[1] - mask.height // 2)
+    image.paste(color, (*at, at[0] + mask.width, at[1] + mask.height), mask)

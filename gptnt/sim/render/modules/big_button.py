@@ -1,13 +1,14 @@
-"""The Button, zoomed in: a big round coloured cap with its word; the strip to its right lights
-in its colour only while the button is held (after the engine's strip delay)."""
+"""The Button, zoomed in: a big round coloured cap with its word in a tall, condensed face, under
+the hinge of its (open) cover with its two blue clips; the narrow strip to its right lights in its
+colour only while the button is held (after the engine's strip delay)."""
 
 from __future__ import annotations
 
 from collections.abc import Hashable
 
 from gptnt.sim.modules.big_button import ButtonEngine
-from gptnt.sim.render._view import ModuleView, font
-from gptnt.sim.render.modules._plate import INK, Canvas, bevel, dim
+from gptnt.sim.render._view import ModuleView
+from gptnt.sim.render.modules._plate import INK, Canvas, bevel, dim, label, put_label
 
 CAP_COLORS = {
     "red": (204, 34, 30),
@@ -23,10 +24,11 @@ STRIP_COLORS = {
     "yellow": (255, 226, 64),
     "white": (246, 246, 246),
 }
-CENTER = (200, 290)
-RADIUS = 138
-STRIP = (408, 160, 452, 430)
-HINGE = (112, 118, 292, 152)
+CENTER = (206, 300)
+RADIUS = 144
+STRIP = (398, 176, 446, 452)
+HINGE = (92, 98, 320, 136)
+HINGE_CLIP = (40, 70, 190)
 
 
 def look(engine: ButtonEngine, t: float) -> Hashable:
@@ -38,7 +40,10 @@ def draw(engine: ButtonEngine, t: float) -> ModuleView:
     d = canvas.draw
     cx, cy = CENTER
     held = engine.held_since is not None
-    bevel(d, HINGE, (150, 146, 176), depth=4)
+    bevel(d, HINGE, (176, 184, 200), depth=5)
+    x0, y0, x1, y1 = HINGE
+    for x in (x0 + 6, x1 - 40):  # the cover's clips
+        bevel(d, (x, y0 - 8, x + 34, y1 + 4), HINGE_CLIP, depth=4)
     # the cap's well, its shadow and the cap itself (a pressed cap sinks a little)
     d.ellipse(
         (cx - RADIUS - 14, cy - RADIUS - 14, cx + RADIUS + 14, cy + RADIUS + 14),
@@ -54,11 +59,7 @@ def draw(engine: ButtonEngine, t: float) -> ModuleView:
     )
     canvas.id_draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=1)
     text = INK if engine.color in DARK_TEXT else (240, 240, 240)
-    word = engine.word.upper()
-    size = 54
-    while font(size, bold=True).getlength(word) > 2 * RADIUS - 56:
-        size -= 2
-    d.text((cx, cy), word, fill=text, font=font(size, bold=True), anchor="mm")
+    put_label(canvas.image, label(engine.word.upper(), 66, 2 * RADIUS - 60), CENTER, text)
     # the strip: a dark slot, lit in the strip's colour while held
     bevel(d, STRIP, (150, 156, 164), depth=5)
     x0, y0, x1, y1 = STRIP

@@ -13,7 +13,7 @@ from gptnt.sim.render.modules._plate import Canvas, bevel
 SCREEN = (5, 11, 30)
 BEZEL = (150, 160, 170)
 DOT = (44, 98, 118)
-CIRCLE = (62, 190, 70)
+CIRCLE = (96, 224, 72)
 SQUARE = (250, 250, 250)
 TRIANGLE = (226, 22, 24)
 ARROW = (28, 34, 52)
@@ -49,7 +49,7 @@ def draw(engine: MazeEngine, t: float) -> ModuleView:
             d.rectangle((x - 4, y - 4, x + 4, y + 4), fill=DOT)
     for cell in engine.maze.circles:
         x, y = _centre(cell)
-        d.ellipse((x - 15, y - 15, x + 15, y + 15), outline=CIRCLE, width=4)
+        d.ellipse((x - 16, y - 16, x + 16, y + 16), outline=CIRCLE, width=5)
     x, y = _centre(engine.goal)
     d.polygon([(x, y - 11), (x - 11, y + 9), (x + 11, y + 9)], fill=TRIANGLE)
     x, y = _centre(engine.square)

@@ -6,12 +6,13 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from gptnt.sim.modules.memory import MemoryEngine
-from gptnt.sim.render._view import ModuleView, font
-from gptnt.sim.render.modules._plate import INK, Canvas, bevel, stage_lights
+from gptnt.sim.render._view import ModuleView
+from gptnt.sim.render.modules._plate import INK, Canvas, bevel, label, put_label, stage_lights
 
-SCREEN = (104, 56, 340, 228)
+SCREEN = (96, 48, 352, 236)
 SCREEN_BACK = (38, 72, 58)
-SCREEN_TEXT = (232, 244, 236)
+SCREEN_TEXT = (236, 246, 240)
+SCREEN_GRID = (62, 128, 120)
 BUTTON = (216, 200, 160)
 BUTTON_W, BUTTON_H, BUTTON_STEP = 78, 130, 88
 BUTTONS_AT = (44, 286)  # left button's top-left corner
@@ -32,17 +33,16 @@ def draw(engine: MemoryEngine, t: float) -> ModuleView:
     canvas = Canvas()
     d = canvas.draw
     emerging = engine.emerging(t)
-    bevel(d, SCREEN, (120, 128, 136), depth=5)
+    bevel(d, SCREEN, (100, 106, 114), depth=5)
     x0, y0, x1, y1 = SCREEN
-    d.rectangle((x0 + 12, y0 + 12, x1 - 12, y1 - 12), fill=SCREEN_BACK)
+    d.rectangle((x0 + 22, y0 + 20, x1 - 22, y1 - 20), fill=SCREEN_BACK)
+    mx, my = (x0 + x1) // 2, (y0 + y1) // 2
+    d.line([(x0 + 24, my), (x1 - 24, my)], fill=SCREEN_GRID, width=2)  # the scope's cross-hair
+    d.line([(mx, y0 + 22), (mx, y1 - 22)], fill=SCREEN_GRID, width=2)
+    for x, y in ((x0 + 11, y0 + 11), (x1 - 11, y0 + 11), (x0 + 11, y1 - 11), (x1 - 11, y1 - 11)):
+        d.ellipse((x - 3, y - 3, x + 3, y + 3), fill=(176, 120, 96))  # the bezel's screws
     if not emerging:
-        d.text(
-            ((x0 + x1) // 2, (y0 + y1) // 2),
-            str(engine.display),
-            fill=SCREEN_TEXT,
-            font=font(120, bold=True),
-            anchor="mm",
-        )
+        put_label(canvas.image, label(str(engine.display), 136, squeeze=0.9), (mx, my), SCREEN_TEXT)
     first, last = _box(0), _box(3)
     d.rectangle((first[0] - 10, first[1] - 10, last[2] + 10, last[3] + 10), fill=(80, 82, 84))
     for index in range(4):
@@ -50,12 +50,7 @@ def draw(engine: MemoryEngine, t: float) -> ModuleView:
         bevel(d, box, BUTTON, depth=2 if emerging else 5, sunk=emerging)
         canvas.id_draw.rectangle(box, fill=index + 1)
         if not emerging:
-            d.text(
-                ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2),
-                str(engine.labels[index]),
-                fill=INK,
-                font=font(64, bold=True),
-                anchor="mm",
-            )
+            number = label(str(engine.labels[index]), 92, BUTTON_W - 12)
+            put_label(canvas.image, number, ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2), INK)
     stage_lights(d, STAGE_PANEL, engine.stages_done(), engine.stages)
     return canvas.view()

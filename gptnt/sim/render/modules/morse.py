@@ -5,15 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
+from gptnt.fonts import font
 from gptnt.sim.modules.morse import MorseEngine
-from gptnt.sim.render._view import ModuleView, font
-from gptnt.sim.render.modules._plate import Canvas, bevel, dim
+from gptnt.sim.render._view import ModuleView
+from gptnt.sim.render.modules._plate import Canvas, bevel, dim, label, put_label
 
 LAMP_ON = (255, 190, 40)
 LAMP_OFF = (120, 86, 36)
 LAMP_CAP = (150, 110, 80)
 LEAD = (130, 80, 50)
-WINDOW = (52, 56, 70)
+WINDOW = (88, 94, 106)
 SCALE = (236, 216, 186)
 NEEDLE = (210, 20, 20)
 DISPLAY = (22, 10, 8)
@@ -57,8 +58,8 @@ def draw(engine: MorseEngine, t: float) -> ModuleView:
     needle = x0 + 10 + (x1 - x0 - 20) * engine.dial_index // (len(dial) - 1)
     d.line([(needle, 202), (needle, 234)], fill=NEEDLE, width=4)
     d.rectangle((120, 262, 392, 318), fill=DISPLAY)
-    text = f"3.{engine.frequency} MHz"
-    d.text((256, 290), text, font=font(36, mono=True), fill=DIGITS, anchor="mm")
+    text = label(f"3.{engine.frequency} MHz", 46, 256, squeeze=0.8)
+    put_label(canvas.image, text, (256, 290), DIGITS)
     ids = {name: i + 1 for i, name in enumerate(engine.elements())}
     for name, points in ARROWS.items():
         d.polygon(points, fill=ARROW)

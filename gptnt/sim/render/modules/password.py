@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
+from gptnt.fonts import font
 from gptnt.sim.modules.password import PasswordEngine
-from gptnt.sim.render._view import ModuleView, font
-from gptnt.sim.render.modules._plate import Canvas, bevel, dim
+from gptnt.sim.render._view import ModuleView
+from gptnt.sim.render.modules._plate import Canvas, bevel, dim, label, put_label
 
 FRAME = (30, 36, 62)
 SIDE = (226, 150, 52)
@@ -51,7 +52,7 @@ def draw(engine: PasswordEngine, t: float) -> ModuleView:
     for i, letter in enumerate(engine.current_word):
         cx = X0 + i * PITCH
         d.rectangle((cx - 30, y0 + 10, cx + 30, y1 - 10), fill=LCD_CELL)
-        d.text((cx, (y0 + y1) // 2), letter, font=font(64, mono=True), fill=LETTER, anchor="mm")
+        put_label(canvas.image, label(letter, 96, 56), (cx, (y0 + y1) // 2), LETTER)
         _round_button(canvas, cx, UP_Y, True, ids[f"up-{i}"])
         _round_button(canvas, cx, DOWN_Y, False, ids[f"down-{i}"])
     bevel(d, SUBMIT_BOX, SUBMIT, depth=4)

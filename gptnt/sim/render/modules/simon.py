@@ -1,5 +1,6 @@
 """Simon Says, zoomed in: four coloured buttons in a diamond (blue top, yellow right, green
-bottom, red left), dim until lit by the flash sequence or a press."""
+bottom, red left) set in a black frame. Unlit they keep their full, saturated colour, as in the
+game; lit by the flash sequence or a press, one glows much brighter, almost white in its middle."""
 
 from __future__ import annotations
 
@@ -7,17 +8,19 @@ from collections.abc import Hashable
 
 from gptnt.sim.modules.simon import SimonEngine
 from gptnt.sim.render._view import ModuleView
-from gptnt.sim.render.modules._plate import Canvas
+from gptnt.sim.render.modules._plate import Canvas, dim
 
-CENTER = (250, 292)
-HALF = 186  # half-diagonal of the whole diamond
-GAP = 7
-# colour → (offset of its button's centre in half-diagonals, unlit rgb, lit rgb)
+CENTER = (228, 280)
+HALF = 190  # half-diagonal of the whole diamond
+GAP = 6
+FRAME = (16, 18, 26)
+# colour → (offset of its button's centre in half-diagonals, unlit rgb, lit rgb); the unlit
+# colours are sampled from the real game's frames
 BUTTONS = {
-    "red": ((-1, 0), (118, 16, 16), (255, 92, 76)),
-    "blue": ((0, -1), (14, 22, 108), (104, 154, 255)),
-    "green": ((0, 1), (14, 80, 14), (110, 250, 104)),
-    "yellow": ((1, 0), (118, 98, 6), (255, 244, 100)),
+    "red": ((-1, 0), (176, 16, 26), (255, 84, 70)),
+    "blue": ((0, -1), (8, 22, 156), (96, 140, 255)),
+    "green": ((0, 1), (40, 146, 14), (112, 255, 92)),
+    "yellow": ((1, 0), (182, 142, 0), (255, 236, 80)),
 }
 
 
@@ -33,8 +36,8 @@ def draw(engine: SimonEngine, t: float) -> ModuleView:
     canvas = Canvas()
     d = canvas.draw
     cx, cy = CENTER
-    d.polygon(_diamond(cx + 6, cy + 8, HALF + 12), fill=(84, 90, 98))
-    d.polygon(_diamond(cx, cy, HALF + 12), fill=(26, 26, 30))
+    d.polygon(_diamond(cx + 7, cy + 9, HALF + 14), fill=(92, 100, 112))  # its shadow
+    d.polygon(_diamond(cx, cy, HALF + 14), fill=FRAME)
     lit = engine.lit_color(t)
     quarter = HALF / 2
     for index, color in enumerate(engine.elements()):
@@ -43,8 +46,9 @@ def draw(engine: SimonEngine, t: float) -> ModuleView:
         shape = _diamond(bx, by, quarter - GAP)
         fill = bright if color == lit else dark
         d.polygon(shape, fill=fill)
-        d.polygon(
-            _diamond(bx - 6, by - 6, quarter * 0.55), fill=tuple(min(255, c + 24) for c in fill)
-        )
+        d.polygon(_diamond(bx - 5, by - 5, quarter * 0.62), fill=dim(fill, 1.12))
+        if color == lit:  # the glow of the lamp under the button
+            glow = tuple((c + 255) // 2 for c in bright)
+            d.polygon(_diamond(bx - 3, by - 3, quarter * 0.34), fill=glow)
         canvas.id_draw.polygon(shape, fill=index + 1)
     return canvas.view()

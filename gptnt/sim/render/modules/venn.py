@@ -21,9 +21,9 @@ LED_OFF = (22, 22, 26)
 PANEL = (176, 140, 96)
 STAR = (44, 34, 28)
 
-X0, PITCH = 96, 56  # x of slot 0 and the spacing
+X0, PITCH = 86, 56  # x of slot 0 and the spacing
 TOP, BOTTOM = 136, 372  # where the wires plug in
-WIDTH = 13
+WIDTH = 10
 CUT_GAP = (236, 266)  # y range missing from a cut wire
 
 
@@ -60,9 +60,10 @@ def look(engine: VennEngine, t: float) -> Hashable:
 def draw(engine: VennEngine, t: float) -> ModuleView:
     canvas = Canvas()
     d = canvas.draw
-    bevel(d, (58, 64, 414, 118), STRIP, depth=3)  # LED strip, clear of the status LED
-    bevel(d, (58, 118, 414, 150), dim(STRIP, 1.4), depth=3)
-    bevel(d, (58, 358, 414, 392), dim(STRIP, 1.4), depth=3)
+    left, right = X0 - 38, X0 + (SLOTS - 1) * PITCH + 38  # clear of the status LED's notch
+    bevel(d, (left, 64, right, 118), STRIP, depth=3)  # the LED strip
+    bevel(d, (left, 118, right, 150), dim(STRIP, 1.4), depth=3)
+    bevel(d, (left, 358, right, 392), dim(STRIP, 1.4), depth=3)
     for slot in range(SLOTS):
         x = X0 + slot * PITCH
         wire = engine.wires[slot]

@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections.abc import Hashable
 from functools import lru_cache
 
+from gptnt.fonts import font
 from gptnt.rules.modules.wire_sequence import PANELS, SLOTS_PER_PANEL
 from gptnt.sim.modules.wire_sequence import LETTERS, WireSequenceEngine
-from gptnt.sim.render._view import ModuleView, font
+from gptnt.sim.render._view import ModuleView
 from gptnt.sim.render.modules._plate import Canvas, bevel, dim
 
 WIRE = {"red": (206, 30, 28), "blue": (38, 64, 210), "black": (28, 28, 32)}

@@ -1,4 +1,7 @@
-"""Wires, zoomed in: six slots between two connector strips; wavy coloured wires, cut ones split."""
+"""Wires, zoomed in: six slots between two connector strips; wavy coloured wires, cut ones split.
+
+As in the game, the right strip is shorter and sits lower than the left one (it stays clear of the
+status LED), so each wire runs down a little from its left plug to its right plug."""
 
 from __future__ import annotations
 
@@ -21,26 +24,38 @@ WIRE_COLORS = {
 }
 STRIP = (66, 70, 96)
 SOCKET = (118, 122, 128)
-LEFT_X, RIGHT_X = 96, 404  # where the wires plug in
-TOP_Y, STEP_Y = 122, 64  # slot 0's height and the spacing
+LEFT_X, RIGHT_X = 90, 414  # where the wires plug in
+LEFT_Y, LEFT_STEP = 100, 66  # slot 0's plug height on the left strip, and the spacing
+RIGHT_Y, RIGHT_STEP = 196, 47  # the same on the right strip
 WIDTH = 13
 CUT_GAP = (236, 276)  # x range missing from a cut wire
+
+
+def _ends(slot: int) -> tuple[int, int]:
+    """The heights of a slot's left and right plugs."""
+    return LEFT_Y + slot * LEFT_STEP, RIGHT_Y + slot * RIGHT_STEP
 
 
 @lru_cache(maxsize=SLOTS)
 def _path(slot: int) -> tuple[tuple[int, int], ...]:
     """A fixed wavy path for a slot (the game's wires are hand-bent, not straight)."""
-    y = TOP_Y + slot * STEP_Y
+    y0, y1 = _ends(slot)
     phase = slot * 1.7
     points = []
     for i in range(25):
-        x = LEFT_X + (RIGHT_X - LEFT_X) * i / 24
-        wobble = 7 * math.sin(phase + i * 0.9) + 3 * math.sin(phase * 2 + i * 2.1)
-        points.append((int(x), int(y + wobble * math.sin(math.pi * i / 24))))
+        s = i / 24
+        x = LEFT_X + (RIGHT_X - LEFT_X) * s
+        wobble = 8 * math.sin(phase + i * 0.9) + 3 * math.sin(phase * 2 + i * 2.1)
+        points.append((int(x), int(y0 + (y1 - y0) * s + wobble * math.sin(math.pi * s))))
     return tuple(points)
 
 
-BAND = 24  # half-height of the strip of plate one wire's sprite covers
+MARGIN = 24  # rows of plate above and below a wire's path its sprite covers
+
+
+def _top(slot: int) -> int:
+    """The first row of a slot's sprite."""
+    return min(_ends(slot)) - MARGIN
 
 
 @lru_cache(maxsize=1)
@@ -48,10 +63,11 @@ def _background() -> Image.Image:
     """The plate with both connector strips and their sockets (the same for every module)."""
     image = plate_image()
     d = ImageDraw.Draw(image)
-    for x in (LEFT_X - 34, RIGHT_X - 6):
-        bevel(d, (x, TOP_Y - 28, x + 40, TOP_Y + 5 * STEP_Y + 36), STRIP, depth=3, sunk=True)
+    for side, x in enumerate((LEFT_X - 28, RIGHT_X - 12)):
+        first, last = _ends(0)[side], _ends(SLOTS - 1)[side]
+        bevel(d, (x, first - 30, x + 40, last + 30), STRIP, depth=3, sunk=True)
         for slot in range(SLOTS):
-            y = TOP_Y + slot * STEP_Y
+            y = _ends(slot)[side]
             d.rectangle((x + 10, y - 10, x + 30, y + 10), fill=SOCKET, outline=(60, 60, 64))
     return image
 
@@ -59,7 +75,7 @@ def _background() -> Image.Image:
 @lru_cache(maxsize=2 * SLOTS * len(WIRE_COLORS))
 def _sprite(slot: int, color: str, cut: bool) -> tuple[Image.Image, Image.Image]:
     """One wire drawn on a transparent band across the module: (RGBA picture, its L mask)."""
-    top = TOP_Y + slot * STEP_Y - BAND
+    top = _top(slot)
     path = tuple((x, y - top) for x, y in _path(slot))
     pieces = [path]
     if cut:
@@ -68,7 +84,8 @@ def _sprite(slot: int, color: str, cut: bool) -> tuple[Image.Image, Image.Image]
             tuple(p for p in path if p[0] >= CUT_GAP[1]),
         ]
     rgb = WIRE_COLORS[color]
-    sprite = Image.new("RGBA", (MODULE_SIZE, 2 * BAND))
+    y0, y1 = _ends(slot)
+    sprite = Image.new("RGBA", (MODULE_SIZE, abs(y1 - y0) + 2 * MARGIN))
     mask = Image.new("L", sprite.size)
     d, m = ImageDraw.Draw(sprite), ImageDraw.Draw(mask)
     for piece in pieces:
@@ -91,7 +108,7 @@ def draw(engine: WiresEngine, t: float) -> ModuleView:
     canvas = Canvas(image=_background().copy())
     for index, (slot, color) in enumerate(engine.colors.items()):
         sprite, mask = _sprite(slot, color, slot in engine.cut)
-        at = (0, TOP_Y + slot * STEP_Y - BAND)
+        at = (0, _top(slot))
         canvas.image.paste(sprite, at, sprite)
-        canvas.ids.paste(index + 1, (*at, MODULE_SIZE, at[1] + 2 * BAND), mask)
+        canvas.ids.paste(index + 1, (*at, MODULE_SIZE, at[1] + sprite.height), mask)
     return canvas.view()
