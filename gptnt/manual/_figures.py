@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from gptnt.manual._layout import INK, MARGIN_X, PAGE_WIDTH, Figure
 from gptnt.fonts import font
+from gptnt.manual._layout import INK, MARGIN_X, PAGE_WIDTH, Figure
 
 CONTENT_WIDTH = PAGE_WIDTH - 2 * MARGIN_X
 Cell = tuple[int, int]

@@ -13,8 +13,8 @@ from dataclasses import dataclass, replace
 
 from PIL import Image, ImageDraw, ImageFont
 
-from gptnt.manual._page import ManualPage, to_png
 from gptnt.fonts import font
+from gptnt.manual._page import ManualPage, to_png
 
 # A4 portrait at 150 dpi.
 PAGE_WIDTH = 1240

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 import numpy as np
 from PIL import Image, ImageDraw
 
+from gptnt.fonts import font
 from gptnt.manual._figures import centered
 from gptnt.manual._layout import INK, Figure
-from gptnt.fonts import font
 
 # ---------------------------------------------------------------------------- complicated wires
 
