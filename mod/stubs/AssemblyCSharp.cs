@@ -1,0 +1,98 @@
+// Compile-time stand-in for the game's Assembly-CSharp.dll: only what the adapter touches
+// directly. Module internals are read by reflection (mod/src/Unity/ModuleReaders.cs), by name.
+using System;
+using System.Collections.Generic;
+using UnityEngine;
+
+static class GameStub { public static Exception Never() { return new NotSupportedException("reference stub"); } }
+
+namespace Assets.Scripts.Missions
+{
+    public enum ComponentTypeEnum
+    {
+        Empty, Timer, Wires, BigButton, Keypad, Simon, WhosOnFirst, Memory, Morse, Venn,
+        WireSequence, Maze, Password, NeedyVentGas, NeedyCapacitor, NeedyKnob, Mod, NeedyMod,
+    }
+}
+
+public class KTInputManager : MonoBehaviour
+{
+    public static KTInputManager Instance { get { throw GameStub.Never(); } }
+    public SelectableManager SelectableManager { get { throw GameStub.Never(); } }
+    public void EnableInteraction() { throw GameStub.Never(); }
+}
+
+public class SelectableManager : MonoBehaviour
+{
+    public void Select(Selectable selectable, bool wasDirectlySelected) { throw GameStub.Never(); }
+    public void HandleInteract() { throw GameStub.Never(); }
+    public void HandleCancel() { throw GameStub.Never(); }
+    public void HandleFaceSelection() { throw GameStub.Never(); }
+    public void UnlockSelection() { throw GameStub.Never(); }
+    public FloatingHoldable GetCurrentFloatingHoldable() { throw GameStub.Never(); }
+    public Transform GetBaseHeldObjectTransform() { throw GameStub.Never(); }
+    public void SetZSpin(float spin) { throw GameStub.Never(); }
+    public void SetControlsRotation(Quaternion rotation) { throw GameStub.Never(); }
+    public Selectable GetCurrentParent() { throw GameStub.Never(); }
+}
+
+public class Selectable : MonoBehaviour
+{
+    public Selectable Parent;
+    public Selectable[] Children;
+    public bool FocusOnInteraction;
+    public float FocusDistance;
+    public bool HandleInteract() { throw GameStub.Never(); }
+    public void HandleSelect(bool playSound) { throw GameStub.Never(); }
+    public void HandleDeselect() { throw GameStub.Never(); }
+    public void OnInteractEnded() { throw GameStub.Never(); }
+    public void SetHighlight(bool active) { throw GameStub.Never(); }
+}
+
+public class SelectableArea : MonoBehaviour
+{
+    public Selectable Selectable { get { throw GameStub.Never(); } }
+}
+
+public class FloatingHoldable : MonoBehaviour
+{
+    public void Focus(Transform target, float focusDistance, bool moveCamera, bool moveHoldable, float duration) { throw GameStub.Never(); }
+    public void OnFocusChild(GameObject child) { throw GameStub.Never(); }
+}
+
+public class TimerComponent : MonoBehaviour
+{
+    public float TimeRemaining { get { throw GameStub.Never(); } }
+}
+
+public class BombComponent : MonoBehaviour
+{
+    public delegate bool ComponentPassEvent(object source);
+    public delegate bool ComponentStrikeEvent(object source);
+
+    public ComponentPassEvent OnPass;
+    public ComponentStrikeEvent OnStrike;
+    public Assets.Scripts.Missions.ComponentTypeEnum ComponentType { get { throw GameStub.Never(); } }
+    public bool IsSolved { get { throw GameStub.Never(); } }
+    public bool IsActive { get { throw GameStub.Never(); } }
+    public Bomb Bomb { get { throw GameStub.Never(); } }
+    public string GetModuleDisplayName() { throw GameStub.Never(); }
+}
+
+public class Bomb : MonoBehaviour
+{
+    public List<BombComponent> BombComponents;
+    public int NumStrikes;
+    public int NumStrikesToLose;
+    public TimerComponent GetTimer() { throw GameStub.Never(); }
+    public void Detonate() { throw GameStub.Never(); }
+}
+
+/// <summary>Base of the edgework widgets (serial number, batteries, indicators, ports).</summary>
+public class Widget : MonoBehaviour { }
+
+public class SceneManager : MonoBehaviour
+{
+    public static SceneManager Instance { get { throw GameStub.Never(); } }
+    public void ReturnToSetupState() { throw GameStub.Never(); }
+}

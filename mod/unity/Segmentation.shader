@@ -1,0 +1,47 @@
+// Gptnt/Segmentation: the replacement shader of the segmentation camera (mod-protocol.md §3.4).
+// Every renderer is drawn unlit in the flat colour the mod sets per object through a
+// MaterialPropertyBlock (_SegmentationColor); texels of alpha-cutout textures below 0.3 are
+// discarded so cut-out geometry keeps its real outline. No lighting, no fog, no blending.
+Shader "Gptnt/Segmentation"
+{
+    Properties
+    {
+        _MainTex ("Texture (alpha used for cutout)", 2D) = "white" {}
+        _SegmentationColor ("Segmentation colour", Color) = (0, 0, 0, 1)
+    }
+    SubShader
+    {
+        Tags { "RenderType" = "Opaque" }
+        Pass
+        {
+            Lighting Off
+            Fog { Mode Off }
+            CGPROGRAM
+            #pragma vertex vert
+            #pragma fragment frag
+            #include "UnityCG.cginc"
+
+            sampler2D _MainTex;
+            float4 _MainTex_ST;
+            fixed4 _SegmentationColor;
+
+            struct appdata { float4 vertex : POSITION; float2 uv : TEXCOORD0; };
+            struct v2f { float4 pos : SV_POSITION; float2 uv : TEXCOORD0; };
+
+            v2f vert(appdata v)
+            {
+                v2f o;
+                o.pos = UnityObjectToClipPos(v.vertex);
+                o.uv = TRANSFORM_TEX(v.uv, _MainTex);
+                return o;
+            }
+
+            fixed4 frag(v2f i) : SV_Target
+            {
+                clip(tex2D(_MainTex, i.uv).a - 0.3);
+                return fixed4(_SegmentationColor.rgb, 1);
+            }
+            ENDCG
+        }
+    }
+}

@@ -1,0 +1,166 @@
+"""The C# mod under Mono: build it, run its unit tests, and hold it to the contract suite.
+
+``mod/build.sh`` compiles the protocol core with the fake game into ``gptnt-mod-host.exe`` and
+the Unity adapter against the reference stubs; the host then serves the protocol on a loopback
+port, and ``tests/contract`` (the same black-box suite the simulator passes) runs against it in a
+subprocess. Skipped, with the reason, where Mono is not installed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+MOD = REPO / "mod"
+BUILD = MOD / "build"
+WIDTH, HEIGHT = 320, 240  # small frames keep the contract run quick; any size is allowed
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("mcs") is None or shutil.which("mono") is None,
+    reason="Mono is not installed (apt-get install mono-mcs mono-devel); the C# mod cannot be built",
+)
+
+
+@pytest.fixture(scope="session")
+def built() -> Path:
+    """Run ``mod/build.sh`` once per session; fail with the compiler's output."""
+    result = subprocess.run(
+        ["bash", str(MOD / "build.sh")], check=False, capture_output=True, text=True, timeout=300
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    return BUILD
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def host(built: Path) -> Iterator[str]:
+    """``mono gptnt-mod-host.exe`` on a free loopback port; its URL once ``/health`` answers."""
+    port = _free_port()
+    env = {**os.environ, "port": str(port), "GAME_WIDTH": str(WIDTH), "GAME_HEIGHT": str(HEIGHT)}
+    process = subprocess.Popen(
+        ["mono", str(built / "gptnt-mod-host.exe")],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        end = time.monotonic() + 30
+        while True:
+            if process.poll() is not None:
+                err = process.stderr.read().decode(errors="replace") if process.stderr else ""
+                pytest.fail(f"gptnt-mod-host.exe exited with {process.returncode}: {err[-2000:]}")
+            try:
+                if httpx.get(f"{url}/health", timeout=1.0).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > end:
+                pytest.fail(f"gptnt-mod-host.exe did not answer /health at {url} within 30 s")
+            time.sleep(0.1)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+
+
+def _lit_mission(http: httpx.Client, components: str, is_front: str = "true") -> None:
+    """Setup → /startMission → LightsOff → pause → /timestep until LightsOn (sync mode)."""
+    if http.get("/health").text != "Setup":
+        http.get("/reset")
+    end = time.monotonic() + 10
+    while http.get("/health").text != "Setup":
+        assert time.monotonic() < end, "never reached Setup"
+        time.sleep(0.05)
+    query = {
+        "seed": "7", "timeLimit": "300", "numStrikes": "3", "needyTime": "60",
+        "isFront": is_front, "optWidgets": "5", "components": components,
+        "timeScale": "1", "timeStepSize": "3000",
+    }  # fmt: skip
+    assert http.get("/startMission", params=query).text == "7"
+    for _ in range(100):
+        if http.get("/health").text == "LightsOff":
+            break
+        time.sleep(0.05)
+    http.get("/settimescale", params={"value": "0"})
+    for _ in range(5):
+        assert http.get("/timestep").status_code == 200
+        if http.get("/health").text == "LightsOn":
+            return
+    pytest.fail("five /timestep calls did not reach LightsOn")
+
+
+def test_csharp_unit_tests_pass(built: Path) -> None:
+    result = subprocess.run(
+        ["mono", str(built / "gptnt-mod-tests.exe")],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    summary = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else ""
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    passed, failed = (int(part.split()[0]) for part in summary.split(", "))
+    assert failed == 0 and passed >= 10, summary
+
+
+def test_unity_adapter_compiles_against_the_stubs(built: Path) -> None:
+    assert (built / "GptntMod.dll").stat().st_size > 0
+    for stub in ("UnityEngine.dll", "KMFramework.dll", "Assembly-CSharp.dll"):
+        assert (built / "stubs" / stub).is_file()
+
+
+def test_host_serves_the_requested_frame_size(host: str) -> None:
+    """GAME_WIDTH/GAME_HEIGHT reach the frames: the header carries them at lights-on."""
+    with httpx.Client(base_url=host, timeout=60) as http:
+        _lit_mission(http, "Memory,Maze")
+        has_mask, count, height, width = struct.unpack_from("<Biii", http.get("/buffer").content)
+        assert (width, height, has_mask) == (WIDTH, HEIGHT, 1) and count >= 1
+
+
+def test_state_of_every_module_kind_validates(host: str) -> None:
+    """The C# JSON writer against the Python models, for all eleven module kinds at once."""
+    from gptnt.protocol import BombState
+    from gptnt.protocol._state import MODULE_KINDS
+
+    with httpx.Client(base_url=host, timeout=60) as http:
+        _lit_mission(http, ",".join(MODULE_KINDS), is_front="false")
+        bomb = BombState.model_validate_json(http.get("/state").content)
+    assert sorted(m.name for m in bomb.modules) == sorted(MODULE_KINDS)
+    assert {w.name for w in bomb.widgets} >= {"SerialNumber"}
+    places = {(m.on_front, m.index) for m in bomb.modules}
+    places.add((bomb.timer_module.on_front, bomb.timer_module.index))
+    assert len(places) == 12  # eleven modules and the timer, each in its own slot
+
+
+@pytest.mark.slow
+def test_contract_suite_passes_against_the_mod(host: str) -> None:
+    """The simulator's black-box protocol suite, unchanged, against the C# implementation."""
+    env = {**os.environ, "GPTNT_GAME_URL": host, "GPTNT_CONTRACT_DEADLINE": "30"}
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", str(REPO / "tests" / "contract"), "-q",
+         "-p", "no:cacheprovider", "-o", "addopts="],
+        check=False, cwd=REPO, env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
+    assert " passed" in result.stdout and " failed" not in result.stdout
