@@ -2,44 +2,18 @@
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
-from dataclasses import dataclass, field
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from _support import FakeBomb, Hands, follow_the_oracle, generated, random_play_test
 
-from gptnt.protocol._state import BigButtonModule, ModuleKind
+from gptnt.protocol._state import BigButtonModule
 from gptnt.rules._edgework import Edgework, Indicator
-from gptnt.rules._steps import Hold, Press, ReleaseOnDigit, Step
+from gptnt.rules._steps import Hold, ReleaseOnDigit
 from gptnt.rules.modules import big_button as rules_file
 from gptnt.rules.ruleset import V1
 from gptnt.sim.modules._base import Slot
 from gptnt.sim.modules.big_button import ENGINE, ButtonEngine
-
-
-@dataclass
-class FakeBomb:
-    """What a module sees of its bomb; the timer counts down from ``limit`` with ``now``."""
-
-    edgework: Edgework
-    limit: float = 300.0
-    strikes: list[ModuleKind] = field(default_factory=list)
-    now: float = 0.0
-
-    @property
-    def strike_count(self) -> int:
-        return len(self.strikes)
-
-    def timer_text(self) -> str:
-        left = max(0.0, self.limit - self.now)
-        if left >= 60:
-            return f"{int(left) // 60:02d}:{int(left) % 60:02d}"
-        return f"{int(left):02d}.{int(left * 100) % 100:02d}"
-
-    def strike(self, module: ModuleKind) -> None:
-        self.strikes.append(module)
 
 
 def random_edgework(rng: random.Random) -> Edgework:
@@ -54,31 +28,19 @@ def random_edgework(rng: random.Random) -> Edgework:
 def new(seed: int, *, limit: float = 300.0) -> ButtonEngine:
     rng = random.Random(seed)
     bomb = FakeBomb(random_edgework(rng), limit=limit)
-    engine = ENGINE.generate(rng, rules=V1, bomb=bomb, slot=Slot(True, 0))
-    assert isinstance(engine, ButtonEngine)
-    return engine
+    return generated(ENGINE, rng, bomb, Slot(True, 0))
 
 
-def apply(engine: ButtonEngine, step: Step, t: float) -> float:
-    """Perform one oracle step at ``t`` as a Defuser would; the game time afterwards."""
-    bomb = engine.bomb
-    assert isinstance(bomb, FakeBomb)
-    bomb.now = t
-    match step:
-        case Press(element):
-            engine.press(element, t)
-            engine.release(element, t)
-            return t + 0.5
-        case Hold(element):
-            engine.press(element, t)
-            return t + 1.0
-        case ReleaseOnDigit(digit):
-            while str(digit) not in bomb.timer_text():
-                t = round(t + 0.01, 2)
-                bomb.now = t
-            engine.release("button", t)
-            return t + 0.5
-    raise AssertionError(step)
+def fixed(bomb: FakeBomb, color: str, word: str, strip: str) -> ButtonEngine:
+    return ButtonEngine(
+        rules=V1,
+        bomb=bomb,
+        slot=Slot(True, 0),
+        color=color,
+        word=word,
+        strip=strip,
+        rng=random.Random(0),
+    )
 
 
 def test_generation_is_deterministic_valid_and_never_black() -> None:
@@ -103,15 +65,7 @@ def test_strip_is_exported_while_held_and_lit_after_the_delay() -> None:
 
 def test_appendix_c_release_on_timer_digit() -> None:
     bomb = FakeBomb(Edgework(serial="AB1CD2"))
-    e = ButtonEngine(
-        rules=V1,
-        bomb=bomb,
-        slot=Slot(True, 0),
-        color="blue",
-        word="Abort",
-        strip="blue",
-        rng=random.Random(0),
-    )
+    e = fixed(bomb, "blue", "Abort", "blue")
     bomb.now = 1.0
     e.press("button", 1.0)
     bomb.now = 300 - (4 * 60 + 37)  # timer shows 04:37
@@ -120,15 +74,7 @@ def test_appendix_c_release_on_timer_digit() -> None:
     assert e.solved and bomb.strike_count == 0
 
     bomb2 = FakeBomb(Edgework(serial="AB1CD2"), limit=60.0)
-    e2 = ButtonEngine(
-        rules=V1,
-        bomb=bomb2,
-        slot=Slot(True, 0),
-        color="blue",
-        word="Abort",
-        strip="yellow",
-        rng=random.Random(0),
-    )
+    e2 = fixed(bomb2, "blue", "Abort", "yellow")
     e2.press("button", 0.0)
     bomb2.now = 47.5  # 12.50: contains 5
     assert bomb2.timer_text() == "12.50"
@@ -138,15 +84,7 @@ def test_appendix_c_release_on_timer_digit() -> None:
 
 def test_wrong_release_tap_instead_of_hold_and_hold_instead_of_tap_strike() -> None:
     bomb = FakeBomb(Edgework(serial="AB1CD2"))
-    hold = ButtonEngine(
-        rules=V1,
-        bomb=bomb,
-        slot=Slot(True, 0),
-        color="blue",
-        word="Abort",
-        strip="blue",
-        rng=random.Random(0),
-    )
+    hold = fixed(bomb, "blue", "Abort", "blue")
     hold.press("button", 1.0)
     bomb.now = 300 - (2 * 60 + 33)
     assert bomb.timer_text() == "02:33"  # the blue strip wants a 4
@@ -156,15 +94,7 @@ def test_wrong_release_tap_instead_of_hold_and_hold_instead_of_tap_strike() -> N
     hold.release("button", 200.0)  # a tap on a hold button
     assert bomb.strike_count == 2 and not hold.solved
 
-    tap = ButtonEngine(
-        rules=V1,
-        bomb=bomb,
-        slot=Slot(True, 0),
-        color="red",
-        word="Hold",
-        strip="white",
-        rng=random.Random(0),
-    )
+    tap = fixed(bomb, "red", "Hold", "white")
     tap.press("button", 10.0)
     tap.release("button", 12.0)  # held past the strip delay
     assert bomb.strike_count == 3 and not tap.solved
@@ -180,12 +110,13 @@ def test_wrongly_held_button_mistake_costs_one_strike() -> None:
         needed = rules_file.action(e.color, e.word, e.bomb.edgework, V1.big_button)
         if needed != "tap":
             continue
-        apply(e, Hold("button"), 0.0)
+        hands = Hands(e)
+        hands.do(Hold("button"))
         wrong = rules_file.mistakes(
-            e.export(1.0, in_focus=True), e.bomb.edgework, V1.big_button, strikes=0
+            e.export(hands.t, in_focus=True), e.bomb.edgework, V1.big_button, strikes=0
         )
         assert wrong == [ReleaseOnDigit(0)]
-        apply(e, wrong[0], 1.0)
+        hands.do(wrong[0])
         assert e.bomb.strike_count == 1 and not e.solved
         found += 1
     assert found > 5
@@ -207,50 +138,12 @@ def test_reroll_strip_draws_a_new_colour_per_hold() -> None:
     assert len(seen) > 1
 
 
-def assert_mistakes_cost_one_strike(engine: ButtonEngine, t: float) -> None:
-    state = engine.export(t, in_focus=True)
-    for wrong in rules_file.mistakes(
-        state, engine.bomb.edgework, V1.big_button, strikes=engine.bomb.strike_count
-    ):
-        trial = copy.deepcopy(engine, {id(engine.rules): engine.rules})
-        before = trial.bomb.strike_count
-        apply(trial, wrong, t)
-        assert trial.bomb.strike_count == before + 1, wrong
-
-
 def test_oracle_self_check() -> None:
-    """200 seeds, timers from 300 s and from 45 s (SS.hh): solved without a strike."""
+    """200 seeds, timers from 300 s and from 45 s (SS.hh): solved without a strike; the listed
+    mistakes cost one strike each before every step (a press, a hold, a release)."""
     for seed in range(200):
         engine = new(seed, limit=300.0 if seed % 2 else 45.0)
-        t = 0.0
-        for _ in range(4):
-            state = engine.export(t, in_focus=True)
-            plan = rules_file.solve(
-                state, engine.bomb.edgework, V1.big_button, strikes=engine.bomb.strike_count
-            )
-            if not plan:
-                break
-            assert_mistakes_cost_one_strike(engine, t)
-            for step in plan:
-                t = apply(engine, step, t)
-        assert engine.solved and engine.bomb.strike_count == 0, seed
+        follow_the_oracle(engine, rules_file, V1.big_button, rounds=4)
 
 
-@settings(max_examples=40, deadline=None)
-@given(
-    seed=st.integers(0, 2**32),
-    inputs=st.lists(st.tuples(st.integers(0, 11), st.floats(0.0, 4.0)), max_size=25),
-)
-def test_random_play_keeps_a_valid_state(seed: int, inputs: list[tuple[int, float]]) -> None:
-    """Any input sequence: the export validates, strikes only add up, solved stays solved."""
-    engine = new(seed)
-    t, strikes, solved = 0.0, 0, False
-    for which, pause in inputs:
-        t += pause
-        element = engine.elements()[which % len(engine.elements())]
-        engine.press(element, t)
-        engine.release(element, t + 0.1 * which)  # some quick taps, some long holds
-        state = engine.export(t, in_focus=True)
-        assert BigButtonModule.model_validate(state.to_wire()) == state
-        assert engine.bomb.strike_count >= strikes and (engine.solved or not solved)
-        strikes, solved = engine.bomb.strike_count, engine.solved
+test_random_play_keeps_a_valid_state = random_play_test(new, BigButtonModule)

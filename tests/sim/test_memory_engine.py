@@ -2,45 +2,19 @@
 
 from __future__ import annotations
 
-import copy
 import random
-from dataclasses import dataclass, field
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from _support import FakeBomb, follow_the_oracle, generated, random_play_test
 
-from gptnt.protocol._state import MemoryModule, ModuleKind
-from gptnt.rules._edgework import Edgework
+from gptnt.protocol._state import MemoryModule
 from gptnt.rules.modules import memory as rules_file
 from gptnt.rules.ruleset import V1
 from gptnt.sim.modules._base import Slot
 from gptnt.sim.modules.memory import ENGINE, GENERATION, MemoryEngine
 
 
-@dataclass
-class FakeBomb:
-    """What a module sees of its bomb: fixed edgework, a strike log, a frozen timer."""
-
-    edgework: Edgework
-    strikes: list[ModuleKind] = field(default_factory=list)
-
-    @property
-    def strike_count(self) -> int:
-        return len(self.strikes)
-
-    def timer_text(self) -> str:
-        return "04:59"
-
-    def strike(self, module: ModuleKind) -> None:
-        self.strikes.append(module)
-
-
 def new(seed: int) -> MemoryEngine:
-    engine = ENGINE.generate(
-        random.Random(seed), rules=V1, bomb=FakeBomb(Edgework(serial="AB1CD2")), slot=Slot(True, 1)
-    )
-    assert isinstance(engine, MemoryEngine)
-    return engine
+    return generated(ENGINE, random.Random(seed), FakeBomb(), Slot(True, 1))
 
 
 def right_position(e: MemoryEngine) -> int:
@@ -83,57 +57,13 @@ def test_strike_resets_to_stage_one() -> None:
     assert e.bomb.strikes == ["Memory"] and e.stage == 1 and e.history == [] and e.emerging(1.5)
 
 
-def assert_mistakes_cost_one_strike(engine: MemoryEngine, t: float, history: list) -> None:
-    state = engine.export(t, in_focus=True)
-    for wrong in rules_file.mistakes(
-        state, engine.bomb.edgework, V1.memory, strikes=0, history=history
-    ):
-        trial = copy.deepcopy(engine, {id(engine.rules): engine.rules})
-        before = trial.bomb.strike_count
-        trial.press(wrong.element, t)  # type: ignore[union-attr]
-        assert trial.bomb.strike_count == before + 1, wrong
-
-
 def test_oracle_self_check() -> None:
     """200 seeds: five stages solved from the described state plus the oracle's own history,
     without a strike; every mistake at every stage costs exactly one strike."""
     for seed in range(200):
-        engine = new(seed)
-        t = 0.0
-        history: list[rules_file.MemoryPress] = []
-        for _ in range(8):
-            state = engine.export(t, in_focus=True)
-            plan = rules_file.solve(
-                state, engine.bomb.edgework, V1.memory, strikes=0, history=history
-            )
-            if not plan:
-                break
-            assert_mistakes_cost_one_strike(engine, t, history)
-            for step in plan:
-                history.append(rules_file.pressed(state, step))  # type: ignore[arg-type]
-                engine.press(step.element, t)  # type: ignore[union-attr]
-                engine.release(step.element, t)  # type: ignore[union-attr]
-            t += GENERATION.emerge_time + 0.1
-            engine.advance(t)
-        assert engine.solved and engine.bomb.strike_count == 0, seed
+        history: list[object] = []
+        follow_the_oracle(new(seed), rules_file, V1.memory, rounds=8, history=history)
         assert len(history) == 5
 
 
-@settings(max_examples=40, deadline=None)
-@given(
-    seed=st.integers(0, 2**32),
-    inputs=st.lists(st.tuples(st.integers(0, 11), st.floats(0.0, 4.0)), max_size=25),
-)
-def test_random_play_keeps_a_valid_state(seed: int, inputs: list[tuple[int, float]]) -> None:
-    """Any input sequence: the export validates, strikes only add up, solved stays solved."""
-    engine = new(seed)
-    t, strikes, solved = 0.0, 0, False
-    for which, pause in inputs:
-        t += pause
-        element = engine.elements()[which % len(engine.elements())]
-        engine.press(element, t)
-        engine.release(element, t + 0.1 * which)  # some quick taps, some long holds
-        state = engine.export(t, in_focus=True)
-        assert MemoryModule.model_validate(state.to_wire()) == state
-        assert engine.bomb.strike_count >= strikes and (engine.solved or not solved)
-        strikes, solved = engine.bomb.strike_count, engine.solved
+test_random_play_keeps_a_valid_state = random_play_test(new, MemoryModule)

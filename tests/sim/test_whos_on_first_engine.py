@@ -2,46 +2,20 @@
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
-from dataclasses import dataclass, field
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from _support import FakeBomb, follow_the_oracle, generated, random_play_test
 
-from gptnt.protocol._state import ModuleKind, WhosOnFirstModule
-from gptnt.rules._edgework import Edgework
+from gptnt.protocol._state import WhosOnFirstModule
 from gptnt.rules.modules import whos_on_first as rules_file
 from gptnt.rules.ruleset import V1
 from gptnt.sim.modules._base import Slot
 from gptnt.sim.modules.whos_on_first import ENGINE, GENERATION, WhosOnFirstEngine
 
 
-@dataclass
-class FakeBomb:
-    """What a module sees of its bomb: fixed edgework, a strike log, a frozen timer."""
-
-    edgework: Edgework
-    strikes: list[ModuleKind] = field(default_factory=list)
-
-    @property
-    def strike_count(self) -> int:
-        return len(self.strikes)
-
-    def timer_text(self) -> str:
-        return "04:59"
-
-    def strike(self, module: ModuleKind) -> None:
-        self.strikes.append(module)
-
-
 def new(seed: int) -> WhosOnFirstEngine:
-    engine = ENGINE.generate(
-        random.Random(seed), rules=V1, bomb=FakeBomb(Edgework(serial="AB1CD2")), slot=Slot(True, 5)
-    )
-    assert isinstance(engine, WhosOnFirstEngine)
-    return engine
+    return generated(ENGINE, random.Random(seed), FakeBomb(), Slot(True, 5))
 
 
 def right_and_wrong(e: WhosOnFirstEngine) -> tuple[str, str]:
@@ -93,49 +67,10 @@ def test_third_correct_press_solves() -> None:
     assert e.solved and e.stages_done() == 3 and e.export(20.0, in_focus=True).is_solved
 
 
-def assert_mistakes_cost_one_strike(engine: WhosOnFirstEngine, t: float) -> None:
-    state = engine.export(t, in_focus=True)
-    for wrong in rules_file.mistakes(state, engine.bomb.edgework, V1.whos_on_first, strikes=0):
-        trial = copy.deepcopy(engine, {id(engine.rules): engine.rules})
-        before = trial.bomb.strike_count
-        trial.press(wrong.element, t)  # type: ignore[union-attr]
-        assert trial.bomb.strike_count == before + 1, wrong
-
-
 def test_oracle_self_check() -> None:
     """200 seeds: three stages solved without a strike; every mistake at every stage costs one."""
     for seed in range(200):
-        engine = new(seed)
-        t = 0.0
-        for _ in range(5):
-            state = engine.export(t, in_focus=True)
-            plan = rules_file.solve(state, engine.bomb.edgework, V1.whos_on_first, strikes=0)
-            if not plan:
-                break
-            assert_mistakes_cost_one_strike(engine, t)
-            for step in plan:
-                engine.press(step.element, t)  # type: ignore[union-attr]
-                engine.release(step.element, t)  # type: ignore[union-attr]
-            t += GENERATION.emerge_time + 0.1  # past the animation
-            engine.advance(t)
-        assert engine.solved and engine.bomb.strike_count == 0, seed
+        follow_the_oracle(new(seed), rules_file, V1.whos_on_first, rounds=5)
 
 
-@settings(max_examples=40, deadline=None)
-@given(
-    seed=st.integers(0, 2**32),
-    inputs=st.lists(st.tuples(st.integers(0, 11), st.floats(0.0, 4.0)), max_size=25),
-)
-def test_random_play_keeps_a_valid_state(seed: int, inputs: list[tuple[int, float]]) -> None:
-    """Any input sequence: the export validates, strikes only add up, solved stays solved."""
-    engine = new(seed)
-    t, strikes, solved = 0.0, 0, False
-    for which, pause in inputs:
-        t += pause
-        element = engine.elements()[which % len(engine.elements())]
-        engine.press(element, t)
-        engine.release(element, t + 0.1 * which)  # some quick taps, some long holds
-        state = engine.export(t, in_focus=True)
-        assert WhosOnFirstModule.model_validate(state.to_wire()) == state
-        assert engine.bomb.strike_count >= strikes and (engine.solved or not solved)
-        strikes, solved = engine.bomb.strike_count, engine.solved
+test_random_play_keeps_a_valid_state = random_play_test(new, WhosOnFirstModule)

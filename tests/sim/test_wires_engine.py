@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
-from dataclasses import dataclass, field
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from _support import FakeBomb, follow_the_oracle, generated, random_play_test
 
 from gptnt.errors import SimulatorError
-from gptnt.protocol._state import ModuleKind, WiresModule
+from gptnt.protocol._state import WiresModule
 from gptnt.rules._edgework import Edgework
 from gptnt.rules.modules import wires as rules_file
 from gptnt.rules.ruleset import V1
@@ -20,32 +17,10 @@ from gptnt.sim.modules._base import Slot
 from gptnt.sim.modules.wires import ENGINE, WiresEngine
 
 
-@dataclass
-class FakeBomb:
-    """What a module sees of its bomb: edgework, a strike log, and a timer at game time ``now``."""
-
-    edgework: Edgework
-    strikes: list[ModuleKind] = field(default_factory=list)
-    now: float = 0.0
-
-    @property
-    def strike_count(self) -> int:
-        return len(self.strikes)
-
-    def timer_text(self) -> str:
-        left = max(0.0, 300.0 - self.now)
-        return f"{int(left) // 60:02d}:{int(left) % 60:02d}"
-
-    def strike(self, module: ModuleKind) -> None:
-        self.strikes.append(module)
-
-
 def new(seed: int, serial: str | None = None) -> WiresEngine:
     rng = random.Random(seed)
     bomb = FakeBomb(Edgework(serial=serial or f"AB1CD{rng.randrange(10)}"))
-    engine = ENGINE.generate(rng, rules=V1, bomb=bomb, slot=Slot(True, 2))
-    assert isinstance(engine, WiresEngine)
-    return engine
+    return generated(ENGINE, rng, bomb, Slot(True, 2))
 
 
 def test_generation_is_deterministic_and_exports_valid_state() -> None:
@@ -86,52 +61,10 @@ def test_unknown_element_is_refused() -> None:
         new(1).press("wire-9", 0.0)
 
 
-def assert_mistakes_cost_one_strike(engine: WiresEngine, t: float) -> None:
-    state = engine.export(t, in_focus=True)
-    for wrong in rules_file.mistakes(
-        state, engine.bomb.edgework, V1.wires, strikes=engine.bomb.strike_count
-    ):
-        trial = copy.deepcopy(engine, {id(engine.rules): engine.rules})
-        before = trial.bomb.strike_count
-        trial.press(wrong.element, t)
-        assert trial.bomb.strike_count == before + 1, wrong
-
-
 def test_oracle_self_check() -> None:
     """For 200 seeds the oracle solves without a strike; every listed mistake costs one strike."""
     for seed in range(200):
-        engine = new(seed)
-        t = 0.0
-        for _ in range(3):
-            state = engine.export(t, in_focus=True)
-            plan = rules_file.solve(
-                state, engine.bomb.edgework, V1.wires, strikes=engine.bomb.strike_count
-            )
-            if not plan:
-                break
-            for step in plan:
-                assert_mistakes_cost_one_strike(engine, t)
-                engine.press(step.element, t)  # type: ignore[union-attr]
-                engine.release(step.element, t)  # type: ignore[union-attr]
-                t += 0.5
-        assert engine.solved and engine.bomb.strike_count == 0, seed
+        follow_the_oracle(new(seed), rules_file, V1.wires, rounds=3)
 
 
-@settings(max_examples=40, deadline=None)
-@given(
-    seed=st.integers(0, 2**32),
-    inputs=st.lists(st.tuples(st.integers(0, 11), st.floats(0.0, 4.0)), max_size=25),
-)
-def test_random_play_keeps_a_valid_state(seed: int, inputs: list[tuple[int, float]]) -> None:
-    """Any input sequence: the export validates, strikes only add up, solved stays solved."""
-    engine = new(seed)
-    t, strikes, solved = 0.0, 0, False
-    for which, pause in inputs:
-        t += pause
-        element = engine.elements()[which % len(engine.elements())]
-        engine.press(element, t)
-        engine.release(element, t + 0.1 * which)  # some quick taps, some long holds
-        state = engine.export(t, in_focus=True)
-        assert WiresModule.model_validate(state.to_wire()) == state
-        assert engine.bomb.strike_count >= strikes and (engine.solved or not solved)
-        strikes, solved = engine.bomb.strike_count, engine.solved
+test_random_play_keeps_a_valid_state = random_play_test(new, WiresModule)

@@ -36,14 +36,19 @@ class Maze:
     def inside(self, cell: Cell) -> bool:
         return 0 <= cell[0] < self.size and 0 <= cell[1] < self.size
 
+    def toward(self, cell: Cell, arrow: str) -> Cell:
+        """The cell ``arrow`` points at from ``cell``, walls ignored (may lie outside the maze)."""
+        dr, dc = MOVES[arrow]
+        return (cell[0] + dr, cell[1] + dc)
+
     def neighbour(self, cell: Cell, arrow: str) -> Cell | None:
         """Where ``arrow`` takes the square from ``cell``; None when a wall (or the border) is hit."""
-        dr, dc = MOVES[arrow]
-        target = (cell[0] + dr, cell[1] + dc)
+        target = self.toward(cell, arrow)
         if not self.inside(target):
             return None
         top, left = min(cell, target)
-        blocked = self.right_walls[top][left] if dc else self.down_walls[top][left]
+        sideways = target[0] == cell[0]  # along a row: a right wall; along a column: a down wall
+        blocked = self.right_walls[top][left] if sideways else self.down_walls[top][left]
         return None if blocked else target
 
     def path(self, start: Cell, goal: Cell) -> list[str]:
@@ -148,6 +153,11 @@ def _cell(cell: MazeCell) -> Cell:
     return (cell.row, cell.column)
 
 
+def _maze_of(module: MazeModule, rules: MazeRules) -> Maze:
+    """The manual's maze that the module's two circles name."""
+    return rules.by_circles([_cell(c) for c in module.circle_positions])
+
+
 def elements(module: MazeModule) -> list[str]:
     return list(MOVES)
 
@@ -155,10 +165,10 @@ def elements(module: MazeModule) -> list[str]:
 def solve(module: MazeModule, edgework: Edgework, rules: MazeRules, *, strikes: int) -> list[Step]:
     if module.is_solved:
         return []
-    maze = rules.by_circles([_cell(c) for c in module.circle_positions])
-    return [
-        Press(a) for a in maze.path(_cell(module.square_position), _cell(module.triangle_position))
-    ]
+    path = _maze_of(module, rules).path(
+        _cell(module.square_position), _cell(module.triangle_position)
+    )
+    return [Press(arrow) for arrow in path]
 
 
 def mistakes(
@@ -167,11 +177,11 @@ def mistakes(
     """Every arrow that runs into a wall from where the square stands."""
     if module.is_solved:
         return []
-    maze = rules.by_circles([_cell(c) for c in module.circle_positions])
+    maze = _maze_of(module, rules)
     here = _cell(module.square_position)
     return [
-        Press(a)
-        for a in MOVES
-        if maze.neighbour(here, a) is None
-        and (rules.border_strikes or maze.inside((here[0] + MOVES[a][0], here[1] + MOVES[a][1])))
+        Press(arrow)
+        for arrow in MOVES
+        if maze.neighbour(here, arrow) is None
+        and (rules.border_strikes or maze.inside(maze.toward(here, arrow)))
     ]

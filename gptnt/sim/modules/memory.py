@@ -11,11 +11,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from gptnt.errors import SimulatorError
 from gptnt.protocol._state import MemoryModule
 from gptnt.rules.modules.memory import BUTTONS, MemoryPress, position_to_press
 from gptnt.rules.ruleset import Ruleset
-from gptnt.sim.modules._base import BombContext, ModuleEngine, Slot
+from gptnt.sim.modules._base import BombContext, Slot
+from gptnt.sim.modules._stages import StagedEngine
 
 
 @dataclass(frozen=True)
@@ -31,8 +31,10 @@ class MemoryGeneration:
 GENERATION = MemoryGeneration()
 
 
-class MemoryEngine(ModuleEngine):
+class MemoryEngine(StagedEngine):
     kind = "Memory"
+    button_ids = BUTTONS
+    title = "Memory"
 
     def __init__(
         self,
@@ -43,12 +45,11 @@ class MemoryEngine(ModuleEngine):
         rng: random.Random,
         generation: MemoryGeneration = GENERATION,
     ) -> None:
-        super().__init__(rules=rules, bomb=bomb, slot=slot)
-        self._rng = rng  # draws every stage's numbers
+        super().__init__(
+            rules=rules, bomb=bomb, slot=slot, rng=rng, emerge_time=generation.emerge_time
+        )
         self._g = generation
-        self.stage = 1
         self.history: list[MemoryPress] = []
-        self.emerged_at = float("-inf")
         self.display = 0
         self.labels: tuple[int, ...] = ()
         self._draw()
@@ -74,37 +75,18 @@ class MemoryEngine(ModuleEngine):
         self.display = self._rng.choice(self._g.numbers)
         self.labels = tuple(self._rng.sample(self._g.numbers, len(self._g.numbers)))
 
-    def elements(self) -> list[str]:
-        return list(BUTTONS)
-
-    def emerging(self, t: float) -> bool:
-        return t < self.emerged_at
-
-    def press(self, element: str, t: float) -> None:
-        if element not in BUTTONS:
-            raise SimulatorError(f"element={element!r}: Memory has {list(BUTTONS)}")
-        if self.solved or self.emerging(t):
-            return
-        position = BUTTONS.index(element) + 1
+    def _is_right(self, index: int) -> bool:
         right = position_to_press(
             self.stage, self.display, self.labels, self.history, self.rules.memory
         )
-        if position == right:
-            self.history.append(MemoryPress(position, self.labels[position - 1]))
-            if self.stage == self.stages:
-                self.solved = True
-                return
-            self.stage += 1
-        else:
-            self.stage = 1
-            self.history.clear()
-            self._strike(t)
-        self._draw()
-        self.emerged_at = t + self._g.emerge_time
+        return index + 1 == right
 
-    def stages_done(self) -> int:
-        """Lit stage lights: completed stages."""
-        return self.stages if self.solved else self.stage - 1
+    def _passed(self, index: int) -> None:
+        self.history.append(MemoryPress(index + 1, self.labels[index]))
+
+    def _failed(self) -> None:
+        self.stage = 1
+        self.history.clear()
 
     def export(self, t: float, *, in_focus: bool) -> MemoryModule:
         emerged = not self.emerging(t)

@@ -11,11 +11,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from gptnt.errors import SimulatorError
 from gptnt.protocol._state import WhosOnFirstModule
 from gptnt.rules.modules.whos_on_first import BUTTONS, button_to_press
 from gptnt.rules.ruleset import Ruleset
-from gptnt.sim.modules._base import BombContext, ModuleEngine, Slot
+from gptnt.sim.modules._base import BombContext, Slot
+from gptnt.sim.modules._stages import StagedEngine
 
 
 @dataclass(frozen=True)
@@ -32,8 +32,10 @@ class WhosOnFirstGeneration:
 GENERATION = WhosOnFirstGeneration()
 
 
-class WhosOnFirstEngine(ModuleEngine):
+class WhosOnFirstEngine(StagedEngine):
     kind = "WhosOnFirst"
+    button_ids = BUTTONS
+    title = "Who's on First"
 
     def __init__(
         self,
@@ -44,11 +46,10 @@ class WhosOnFirstEngine(ModuleEngine):
         rng: random.Random,
         generation: WhosOnFirstGeneration = GENERATION,
     ) -> None:
-        super().__init__(rules=rules, bomb=bomb, slot=slot)
-        self._rng = rng  # draws every stage's words
+        super().__init__(
+            rules=rules, bomb=bomb, slot=slot, rng=rng, emerge_time=generation.emerge_time
+        )
         self._g = generation
-        self.stage = 1
-        self.emerged_at = float("-inf")  # game time the current buttons finish emerging
         self.display = ""
         self.buttons: tuple[str, ...] = ()
         self._draw()
@@ -76,31 +77,8 @@ class WhosOnFirstEngine(ModuleEngine):
         group = self._rng.choice(rules.button_groups)
         self.buttons = tuple(self._rng.sample(group, self._g.buttons))
 
-    def elements(self) -> list[str]:
-        return list(BUTTONS)
-
-    def emerging(self, t: float) -> bool:
-        return t < self.emerged_at
-
-    def press(self, element: str, t: float) -> None:
-        if element not in BUTTONS:
-            raise SimulatorError(f"element={element!r}: Who's on First has {list(BUTTONS)}")
-        if self.solved or self.emerging(t):
-            return
-        right = button_to_press(self.display, self.buttons, self.rules.whos_on_first)
-        if BUTTONS.index(element) == right:
-            if self.stage == self.stages:
-                self.solved = True
-                return
-            self.stage += 1
-        else:
-            self._strike(t)
-        self._draw()
-        self.emerged_at = t + self._g.emerge_time
-
-    def stages_done(self) -> int:
-        """Lit stage lights: completed stages."""
-        return self.stages if self.solved else self.stage - 1
+    def _is_right(self, index: int) -> bool:
+        return index == button_to_press(self.display, self.buttons, self.rules.whos_on_first)
 
     def export(self, t: float, *, in_focus: bool) -> WhosOnFirstModule:
         emerged = not self.emerging(t)

@@ -3,38 +3,23 @@
 from __future__ import annotations
 
 import numpy as np
+from _support import FakeBomb
+from _views import assert_led_corner_free, assert_module_canvas
 
-from gptnt.rules._edgework import Edgework
 from gptnt.rules.ruleset import V1
 from gptnt.sim.modules._base import Slot
 from gptnt.sim.modules.morse import MorseEngine
-from gptnt.sim.render._view import LED_CENTER, LED_RADIUS, MODULE_SIZE
 from gptnt.sim.render.modules import morse as drawer
-from gptnt.sim.render.modules._plate import Canvas
-
-
-class Bomb:
-    edgework = Edgework(serial="AB1CD2")
-    strike_count = 0
-
-    def timer_text(self) -> str:
-        return "04:59"
-
-    def strike(self, module: str) -> None:
-        self.strike_count += 1
 
 
 def engine(word: str = "trick") -> MorseEngine:
-    return MorseEngine(rules=V1, bomb=Bomb(), slot=Slot(True, 0), word=word)
+    return MorseEngine(rules=V1, bomb=FakeBomb(), slot=Slot(True, 0), word=word)
 
 
 def test_shape_and_mask_in_element_order() -> None:
     e = engine()
     view = drawer.draw(e, 0.0)
-    assert view.image.size == (MODULE_SIZE, MODULE_SIZE) and view.ids.shape == (
-        MODULE_SIZE,
-        MODULE_SIZE,
-    )
+    assert_module_canvas(view)
     assert set(np.unique(view.ids)) == {0, 1, 2, 3}
     cols = {i: np.argwhere(view.ids == i).mean(axis=0) for i in (1, 2, 3)}
     assert cols[1][1] < cols[3][1] < cols[2][1]  # left arrow, TX in the middle, right arrow
@@ -66,8 +51,4 @@ def test_readout_and_needle_follow_the_dial() -> None:
 
 def test_led_corner_is_left_free() -> None:
     view = drawer.draw(engine(), 0.1)
-    x, y = LED_CENTER
-    r = LED_RADIUS
-    assert not view.ids[y - r : y + r, x - r : x + r].any()
-    corner = (x - r, y - r, x + r, y + r)
-    assert view.image.crop(corner).tobytes() == Canvas().image.crop(corner).tobytes()
+    assert_led_corner_free(view)

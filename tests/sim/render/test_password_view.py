@@ -3,32 +3,20 @@
 from __future__ import annotations
 
 import numpy as np
+from _support import FakeBomb
+from _views import assert_led_corner_free, assert_module_canvas
 
-from gptnt.rules._edgework import Edgework
 from gptnt.rules.ruleset import V1
 from gptnt.sim.modules._base import Slot
 from gptnt.sim.modules.password import PasswordEngine
-from gptnt.sim.render._view import LED_CENTER, LED_RADIUS, MODULE_SIZE
 from gptnt.sim.render.modules import password as drawer
-from gptnt.sim.render.modules._plate import Canvas
-
-
-class Bomb:
-    edgework = Edgework(serial="AB1CD2")
-    strike_count = 0
-
-    def timer_text(self) -> str:
-        return "04:59"
-
-    def strike(self, module: str) -> None:
-        self.strike_count += 1
 
 
 def engine() -> PasswordEngine:
     columns = ["PQRSTU", "LABCDE", "AFGHIJ", "NKMOPQ", "TVWXYZ"]
     return PasswordEngine(
         rules=V1,
-        bomb=Bomb(),
+        bomb=FakeBomb(),
         slot=Slot(True, 0),
         goal="PLANT",
         columns=columns,
@@ -39,7 +27,7 @@ def engine() -> PasswordEngine:
 def test_mask_layout_follows_elements() -> None:
     e = engine()
     view = drawer.draw(e, 0.0)
-    assert view.image.size == (MODULE_SIZE, MODULE_SIZE) and view.ids.dtype == np.uint8
+    assert_module_canvas(view)
     assert set(np.unique(view.ids)) == set(range(12))
     centre = {i: np.argwhere(view.ids == i).mean(axis=0) for i in range(1, 12)}
     for col in range(5):
@@ -65,8 +53,4 @@ def test_letters_change_with_the_columns() -> None:
 
 def test_led_corner_is_left_free() -> None:
     view = drawer.draw(engine(), 0.0)
-    x, y = LED_CENTER
-    r = LED_RADIUS
-    assert not view.ids[y - r : y + r, x - r : x + r].any()
-    corner = (x - r, y - r, x + r, y + r)
-    assert view.image.crop(corner).tobytes() == Canvas().image.crop(corner).tobytes()
+    assert_led_corner_free(view)

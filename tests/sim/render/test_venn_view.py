@@ -3,25 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
+from _support import FakeBomb
+from _views import assert_led_corner_free, assert_module_canvas
 
-from gptnt.rules._edgework import Edgework
 from gptnt.rules.ruleset import V1
 from gptnt.sim.modules._base import Slot
 from gptnt.sim.modules.venn import ComplicatedWire, VennEngine
-from gptnt.sim.render._view import LED_CENTER, LED_RADIUS, MODULE_SIZE
 from gptnt.sim.render.modules import venn as drawer
-from gptnt.sim.render.modules._plate import Canvas
-
-
-class Bomb:
-    edgework = Edgework(serial="AB1CD2")
-    strike_count = 0
-
-    def timer_text(self) -> str:
-        return "04:59"
-
-    def strike(self, module: str) -> None:
-        self.strike_count += 1
 
 
 def engine() -> VennEngine:
@@ -33,7 +21,7 @@ def engine() -> VennEngine:
         None,
         ComplicatedWire("red", led=False, star=False),
     ]
-    return VennEngine(rules=V1, bomb=Bomb(), slot=Slot(True, 0), wires=wires)
+    return VennEngine(rules=V1, bomb=FakeBomb(), slot=Slot(True, 0), wires=wires)
 
 
 def x_of(slot: int) -> int:
@@ -43,7 +31,7 @@ def x_of(slot: int) -> int:
 def test_mask_has_one_region_per_wire_in_slot_order() -> None:
     e = engine()
     view = drawer.draw(e, 0.0)
-    assert view.image.size == (MODULE_SIZE, MODULE_SIZE) and view.ids.dtype == np.uint8
+    assert_module_canvas(view)
     assert set(np.unique(view.ids)) == {0, 1, 2, 3, 4}
     xs = [np.argwhere(view.ids == i)[:, 1].mean() for i in (1, 2, 3, 4)]
     assert xs == sorted(xs)
@@ -75,8 +63,4 @@ def test_striped_wire_shows_both_colours_and_a_cut_opens_a_gap() -> None:
 
 def test_led_corner_is_left_free() -> None:
     view = drawer.draw(engine(), 0.0)
-    x, y = LED_CENTER
-    r = LED_RADIUS
-    assert not view.ids[y - r : y + r, x - r : x + r].any()
-    corner = (x - r, y - r, x + r, y + r)
-    assert view.image.crop(corner).tobytes() == Canvas().image.crop(corner).tobytes()
+    assert_led_corner_free(view)

@@ -3,25 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
+from _support import FakeBomb
+from _views import assert_led_corner_free, assert_module_canvas
 
-from gptnt.rules._edgework import Edgework
 from gptnt.rules.ruleset import V1
 from gptnt.sim.modules._base import Slot
 from gptnt.sim.modules.wire_sequence import PlugWire, WireSequenceEngine
-from gptnt.sim.render._view import LED_CENTER, LED_RADIUS, MODULE_SIZE
 from gptnt.sim.render.modules import wire_sequence as drawer
-from gptnt.sim.render.modules._plate import Canvas
-
-
-class Bomb:
-    edgework = Edgework(serial="AB1CD2")
-    strike_count = 0
-
-    def timer_text(self) -> str:
-        return "04:59"
-
-    def strike(self, module: str) -> None:
-        self.strike_count += 1
 
 
 def engine() -> WireSequenceEngine:
@@ -32,16 +20,15 @@ def engine() -> WireSequenceEngine:
         PlugWire("blue", "C"),
         PlugWire("red", "C"),
     ]
-    return WireSequenceEngine(rules=V1, bomb=Bomb(), slot=Slot(True, 0), wires=wires + [None] * 8)
+    return WireSequenceEngine(
+        rules=V1, bomb=FakeBomb(), slot=Slot(True, 0), wires=wires + [None] * 8
+    )
 
 
 def test_mask_regions_in_element_order() -> None:
     e = engine()
     view = drawer.draw(e, 0.0)
-    assert view.image.size == (MODULE_SIZE, MODULE_SIZE) and view.ids.shape == (
-        MODULE_SIZE,
-        MODULE_SIZE,
-    )
+    assert_module_canvas(view)
     assert e.elements() == ["wire-0", "wire-2", "down", "up"]
     assert set(np.unique(view.ids)) == {0, 1, 2, 3, 4}
     rows = {i: np.argwhere(view.ids == i)[:, 0].mean() for i in (1, 2, 3, 4)}
@@ -71,8 +58,4 @@ def test_panel_change_hides_wires_then_shows_the_next_panel() -> None:
 
 def test_led_corner_is_left_free() -> None:
     view = drawer.draw(engine(), 0.0)
-    x, y = LED_CENTER
-    r = LED_RADIUS
-    assert not view.ids[y - r : y + r, x - r : x + r].any()
-    corner = (x - r, y - r, x + r, y + r)
-    assert view.image.crop(corner).tobytes() == Canvas().image.crop(corner).tobytes()
+    assert_led_corner_free(view)
