@@ -1,0 +1,174 @@
+"""``gptnt run``: play one episode (game + two players over Redis) and print its result.
+
+With no model named, the players are the scripted oracle pair (privileged, not a model), so
+``gptnt run --mission 3 --mode async`` needs no key, no game and no Redis: the simulator runs
+in the game service and an embedded Redis server is started and stopped around the run.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+if TYPE_CHECKING:
+    from gptnt.records import Summary, TurnEvent
+    from services.manager import EpisodeSpec
+
+RedisUrl = Annotated[
+    str | None,
+    typer.Option("--redis-url", help="Redis to use (admin URL); default $GPTNT_REDIS_URL, else "
+                 "an embedded server started for this run."),
+]  # fmt: skip
+Game = Annotated[
+    str, typer.Option("--game", help="Game backend: sim (in the game service), sim-process, or "
+                      "the URL of a protocol server (recorded stub, real game with the mod).")
+]  # fmt: skip
+Out = Annotated[Path, typer.Option("--out", help="Directory that receives the run directories.")]
+Launch = Annotated[
+    str, typer.Option("--launch", help="process: each service its own process (default); "
+                      "task: all in this process (faster, for debugging).")
+]  # fmt: skip
+
+
+def turn_line(spec: EpisodeSpec, event: TurnEvent) -> str:
+    """One live line per turn: who, which turn, the bomb clock, what was done, and why."""
+    from gptnt.players.scripted import timer_text
+
+    clock = timer_text(event.seconds_remaining) if event.seconds_remaining is not None else "     "
+    action = event.action
+    what = {
+        "interact_game": f"{action.name}{' ' + action.label if action.label else ''}",
+        "send_message": "message",
+        "do_nothing": "wait",
+    }[action.kind]
+    said = event.raw_output.splitlines()[0] if event.raw_output else ""
+    errors = f" [red]{'; '.join(event.errors)}[/red]" if event.errors else ""
+    return (
+        f"[dim]{spec.mission_id} {spec.mode}[/dim] {event.role:<7} #{event.turn:<3} {clock:>5}  "
+        f"[bold]{what:<18}[/bold] {said[:80]}{errors}"
+    )
+
+
+def _cells(s: Summary) -> dict[str, str]:
+    icon = {"solved": "[green]solved[/green]", "timeout": "[yellow]timeout[/yellow]",
+            "strikeout": "[red]strikeout[/red]", "crashed": "[bold red]crashed[/bold red]"}  # fmt: skip
+    players = {p.role: p.label for p in s.players}
+    return {
+        "mission": s.mission_id,
+        "mode": s.mode,
+        "defuser": players.get("defuser", "?"),
+        "expert": players.get("expert", "?"),
+        "outcome": icon[s.outcome],
+        "modules": f"{s.modules_solved}/{len(s.modules)} "
+        + " ".join(("●" if m.solved else "○") + m.name for m in s.modules),
+        "strikes": str(s.strikes),
+        "clock used": ""
+        if s.game_time_used is None
+        else f"{s.game_time_used:.0f} of {s.time_limit:.0f} s",
+        "turns D/E": f"{s.turns.get('defuser', 0)}/{s.turns.get('expert', 0)}",
+        "messages D/E": f"{s.messages.get('defuser', 0)}/{s.messages.get('expert', 0)}",
+        "reason": s.reason,
+    }
+
+
+def result_table(summaries: list[Summary]):  # type: ignore[no-untyped-def]
+    """Episode results as a rich table: one row per episode, or field/value for just one."""
+    from rich.table import Table
+
+    rows = [_cells(s) for s in summaries]
+    if len(rows) == 1:
+        table = Table(title="Result", show_header=False)
+        table.add_column("field", style="bold")
+        table.add_column("value")
+        for field, value in rows[0].items():
+            table.add_row(field, value)
+        return table
+    table = Table(title="Results")
+    for column in rows[0] if rows else ():
+        table.add_column(column)
+    for row in rows:
+        table.add_row(*row.values())
+    return table
+
+
+def run(
+    mission: Annotated[
+        str, typer.Option("--mission", help="Mission id (see `gptnt missions list`).")
+    ],
+    mode: Annotated[
+        str, typer.Option("--mode", help="sync (turn-based, paused clock) or async (real time).")
+    ] = "async",
+    defuser: Annotated[
+        str,
+        typer.Option(help="Defuser policy: oracle (privileged, scripted) or random (scripted)."),
+    ] = "oracle",
+    expert: Annotated[
+        str, typer.Option(help="Expert policy: oracle or idle (scripted).")
+    ] = "oracle",
+    game: Game = "sim",
+    redis_url: RedisUrl = None,
+    out: Out = Path("runs"),
+    seed: Annotated[int, typer.Option(help="Seed of the players' own randomness.")] = 0,
+    launch: Launch = "process",
+    step_sleep: Annotated[
+        float,
+        typer.Option(
+            help="sync: wall seconds to sleep after each "
+            "/timestep (GPTNT used 3 for the real game)."
+        ),
+    ] = 0.0,
+    idle_sleep: Annotated[
+        float, typer.Option(help="async: wall seconds between a player's turns.")
+    ] = 0.5,
+    quiet: Annotated[bool, typer.Option(help="No line per turn.")] = False,
+) -> None:
+    """Play one episode and print its result; exits non-zero if it crashed."""
+    import asyncio
+
+    from rich.console import Console
+
+    from gptnt.errors import ConfigError
+    from gptnt.missions import get_mission
+    from services.bus import redis_url as resolve_redis
+    from services.manager import EpisodeSettings, EpisodeSpec, play_episode
+
+    if mode not in ("sync", "async"):
+        raise ConfigError(f"--mode {mode!r}: use sync or async")
+    if launch not in ("process", "task"):
+        raise ConfigError(f"--launch {launch!r}: use process or task")
+    mission_obj = get_mission(mission)
+    spec = EpisodeSpec.make(mission_obj.id, mode, defuser, expert, seed=seed)  # type: ignore[arg-type]
+    from services.manager import player_infos
+
+    player_infos(spec)  # unknown policy names: one-line error before anything starts
+    settings = EpisodeSettings(
+        backend=game,
+        launch=launch,
+        step_sleep_s=step_sleep,
+        idle_sleep_s=idle_sleep,  # type: ignore[arg-type]
+    )
+    run_dir = out / f"{time.strftime('%Y%m%d-%H%M%S')}-{mission_obj.id}-{mode}"
+    console = Console()
+    console.print(f"[bold]{mission_obj.title}[/bold] — {mode}, Defuser {defuser}, Expert {expert}"
+                  f" (scripted players, not models); records in {run_dir}")  # fmt: skip
+
+    def on_turn(spec: EpisodeSpec, event: TurnEvent) -> None:
+        if not quiet:
+            console.print(
+                turn_line(spec, event), highlight=False, no_wrap=True, overflow="ellipsis"
+            )
+
+    with resolve_redis(redis_url) as url:
+        summary = asyncio.run(
+            play_episode(spec, settings, admin_url=url, run_dir=run_dir, on_turn=on_turn)
+        )
+    console.print(result_table([summary]))
+    if summary.outcome == "crashed":
+        raise typer.Exit(2)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("run")(run)

@@ -1,0 +1,213 @@
+"""``gptnt suite run SUITE`` and ``gptnt worker``: many episodes on N parallel games.
+
+The episodes wait in a Redis Stream with a consumer group (``services.manager._queue``); the
+suite command enqueues what the run's ledger does not already count as done, plays them on
+``--games`` local workers with a live progress display, and exits when every episode is finished
+or parked. Rerunning the same command resumes: finished episodes are skipped. ``gptnt worker``
+on another host, pointed at the same Redis, takes episodes from the same queue.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from gptnt.cli.run import Launch, Out, RedisUrl
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from services.manager._queue import Job
+
+suite_app = typer.Typer(help="Run a suite of episodes on parallel games.", no_args_is_help=True)
+
+
+def _jobs(name: str, only: str | None, modes: str | None, defuser: str, expert: str,
+          repeats: int, settings, run: str, retries: int) -> list[Job]:  # type: ignore[no-untyped-def]  # fmt: skip
+    from gptnt.errors import ConfigError
+    from gptnt.missions import load_suite
+    from services.manager import EpisodeSpec
+    from services.manager._queue import Job
+
+    suite = load_suite(name)
+    missions = suite.missions
+    if only:
+        wanted = [m.strip() for m in only.split(",") if m.strip()]
+        unknown = [m for m in wanted if m not in missions]
+        if unknown:
+            raise ConfigError(f"--only: {', '.join(unknown)} not in suite {name!r}")
+        missions = [m for m in missions if m in wanted]
+    chosen_modes = suite.modes
+    if modes:
+        chosen_modes = [m.strip() for m in modes.split(",")]  # type: ignore[misc]
+        bad = [m for m in chosen_modes if m not in suite.modes]
+        if bad:
+            raise ConfigError(f"--modes: {', '.join(bad)} not among the suite's {suite.modes}")
+    return [
+        Job(run=run, spec=EpisodeSpec.make(m, mode, defuser, expert, repeat=r, seed=r),
+            settings=settings, retries=retries)  # type: ignore[arg-type]
+        for r in range(repeats) for mode in chosen_modes for m in missions
+    ]  # fmt: skip
+
+
+def suite_run(
+    name: Annotated[str, typer.Argument(help="Suite name (missions/suites/<name>.json).")],
+    games: Annotated[int, typer.Option("--games", min=1, help="Games played in parallel.")] = 2,
+    defuser: Annotated[str, typer.Option(help="Defuser policy (oracle, random).")] = "oracle",
+    expert: Annotated[str, typer.Option(help="Expert policy (oracle, idle).")] = "oracle",
+    only: Annotated[
+        str | None, typer.Option(help="Comma list: only these missions of the suite.")
+    ] = None,
+    modes: Annotated[
+        str | None, typer.Option(help="Comma list: only these modes (sync, async).")
+    ] = None,
+    repeats: Annotated[int, typer.Option(min=1, help="Episodes per mission and mode.")] = 1,
+    retries: Annotated[
+        int, typer.Option(min=0, help="Re-runs of a crashed episode before it is parked.")
+    ] = 2,
+    run_name: Annotated[
+        str | None,
+        typer.Option(
+            "--run",
+            help="Run directory name under --out "
+            "(default: suite-<name>-<defuser>-<expert>; rerun it to resume).",
+        ),
+    ] = None,
+    out: Out = Path("runs"),
+    redis_url: RedisUrl = None,
+    game: Annotated[
+        str, typer.Option("--game", help="Game backend: sim, sim-process or a URL.")
+    ] = "sim",
+    launch: Launch = "process",
+) -> None:
+    """Play a suite on N parallel games; resumable; exits when every episode is done."""
+    import asyncio
+
+    from rich.console import Console
+
+    from gptnt.records import Ledger
+    from services.bus import redis_url as resolve_redis
+    from services.manager import EpisodeSettings, player_infos
+    from services.manager.api import EpisodeSpec
+
+    run = run_name or f"suite-{name}-{defuser}-{expert}"
+    settings = EpisodeSettings(backend=game, launch=launch)  # type: ignore[arg-type]
+    jobs = _jobs(name, only, modes, defuser, expert, repeats, settings, run, retries)
+    player_infos(EpisodeSpec.make("x", "sync", defuser, expert))  # bad names fail here
+    run_dir = out / run
+    ledger = Ledger(run_dir)
+    ledger.reconcile()
+    latest = ledger.latest()
+    done = ledger.done()
+    todo = []
+    for job in jobs:
+        if job.spec.key in done:
+            continue
+        attempt = latest[job.spec.key].attempt + 1 if job.spec.key in latest else 1
+        todo.append(
+            job.model_copy(update={"spec": job.spec.model_copy(update={"attempt": attempt})})
+        )
+    console = Console()
+    console.print(f"[bold]suite {name}[/bold]: {len(jobs)} episodes, {len(jobs) - len(todo)} "
+                  f"already done, {len(todo)} to play on {games} game(s); records in {run_dir}")  # fmt: skip
+    with resolve_redis(redis_url) as url:
+        asyncio.run(_drive(url, out, run, todo, games, console))
+    _print_report(run_dir, console)
+
+
+async def _drive(
+    url: str, out: Path, run: str, todo: list[Job], games: int, console: Console
+) -> None:
+    import asyncio
+
+    from rich.live import Live
+    from rich.table import Table
+
+    from gptnt.records import LedgerEntry
+    from services.bus import connect
+    from services.manager._queue import enqueue, results_key, work
+
+    redis = connect(url)
+    keys = {job.spec.key for job in todo}
+    counts = {"solved": 0, "timeout": 0, "strikeout": 0, "crashed": 0, "parked": 0}
+    playing: dict[str, str] = {}
+    settled: set[str] = set()
+    started = time.monotonic()
+
+    def view() -> Table:
+        table = Table.grid(padding=(0, 2))
+        elapsed = time.monotonic() - started
+        table.add_row(f"[bold]{len(settled)}/{len(keys)}[/bold] done", *(f"{k} {v}" for k, v in counts.items()),
+                      f"{elapsed:.0f} s")  # fmt: skip
+        for worker, key in sorted(playing.items()):
+            table.add_row(f"  [dim]{worker}[/dim]", key)
+        return table
+
+    stop = asyncio.Event()
+    try:
+        await redis.delete(results_key(run))
+        await enqueue(redis, todo)
+        workers = [
+            asyncio.create_task(work(connect(url), url, out, name=f"{run}-game{i}", stop=stop,
+                                     on_start=lambda w, j: playing.__setitem__(w, j.spec.key),
+                                     on_end=lambda w, j, s: playing.pop(w, None)))
+            for i in range(games)
+        ]  # fmt: skip
+        last_id = "0"
+        with Live(view(), console=console, refresh_per_second=4) as live:
+            while len(settled) < len(keys):
+                got = await redis.xread({results_key(run): last_id}, block=500)
+                for _stream, entries in got or []:
+                    for entry_id, fields in entries:
+                        last_id = entry_id
+                        entry = LedgerEntry.model_validate_json(fields["entry"])
+                        if entry.status == "crashed":
+                            counts["crashed"] += 1
+                            continue
+                        counts["parked" if entry.status == "parked" else entry.outcome] += 1
+                        settled.add(entry.episode_key)
+                for task in workers:
+                    if task.done() and task.exception():
+                        raise task.exception()  # type: ignore[misc]
+                live.update(view())
+            playing.clear()
+            live.update(view())
+        stop.set()
+        await asyncio.gather(*workers, return_exceptions=True)
+    finally:
+        stop.set()
+        await redis.aclose()
+
+
+def _print_report(run_dir: Path, console: Console) -> None:
+    from gptnt.cli.report import outcome_table, rate_table
+
+    console.print(outcome_table(run_dir))
+    console.print(rate_table(run_dir))
+
+
+def worker(
+    redis_url: Annotated[str, typer.Option("--redis-url", help="The suite's Redis (admin URL).")],
+    out: Out = Path("runs"),
+    games: Annotated[int, typer.Option("--games", min=1, help="Games played in parallel.")] = 1,
+) -> None:
+    """Take episodes from a suite's queue on this host until interrupted."""
+    import asyncio
+
+    from services.bus import connect
+    from services.manager._queue import work
+
+    async def main() -> None:
+        await asyncio.gather(*(work(connect(redis_url), redis_url, out) for _ in range(games)))
+
+    typer.echo(f"worker: taking episodes from {redis_url.rsplit('@', 1)[-1]}; Ctrl-C stops")
+    asyncio.run(main())
+
+
+def register(app: typer.Typer) -> None:
+    suite_app.command("run")(suite_run)
+    app.add_typer(suite_app, name="suite")
+    app.command("worker")(worker)

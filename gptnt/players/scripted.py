@@ -1,0 +1,360 @@
+"""Scripted players: the privileged oracle pair, the random Defuser and the idle Expert.
+
+They are *not* models and are labelled so everywhere (``PlayerInfo.kind == "scripted"``). They
+implement the same ``Policy`` interface a model policy does: one call per turn, given the
+partner's messages (and, for the Defuser, the observation with its set of marks), returning one
+``Action`` of the player vocabulary plus the text it "said".
+
+The oracle pair really talks. The oracle Defuser reads the true bomb state (privileged: a model
+Defuser sees only pixels) and *describes* the focused module in a message; the oracle Expert,
+which has no game access at all, applies the ruleset (``gptnt.rules.oracle.solve``) to that
+description and answers with the steps. The Defuser carries them out through set-of-marks
+letters: element *i* of ``elements(module)`` is painted with mask colour HSV(i/N), so the mark
+whose hue is i/N is that element. To reach a module it clicks the module's mark on the bomb
+face (marks in reading order ↔ slots in row-major order) and flips the bomb for the back face.
+
+Messages carry a human sentence and, on the last line, the JSON the partner parses::
+
+    Defuser: "Module Wires (front slot 2), stage …: please tell me what to do.\n#4 {…}"
+    Expert:  "#4: press wire-2.\n#4 [{"kind": "press", "element": "wire-2"}]"
+
+The ``#n`` tag pairs instructions with the description they answer, so a late answer to an old
+description is ignored.
+"""
+
+from __future__ import annotations
+
+import colorsys
+import json
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+import numpy as np
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from gptnt.players.actions import Action, DoNothing, InteractGame, MarkLocation, SendMessage
+from gptnt.protocol import BombState, ModuleState, Widget
+from gptnt.rules import Edgework, Hold, Press, ReleaseOnDigit, Step, elements, solve
+from gptnt.rules.oracle import record
+from gptnt.rules.ruleset import Ruleset, ruleset
+from gptnt.vision import SetOfMarks
+
+Role = Literal["defuser", "expert"]
+Mode = Literal["sync", "async"]
+
+# ---------------------------------------------------------------------------- the interface
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What the Defuser is shown this turn. ``state`` is privileged: only oracles may read it."""
+
+    frames: list[np.ndarray]  # H×W×3 uint8, oldest first (usually just the newest)
+    marks: SetOfMarks | None  # letters on the newest frame, from the segmentation mask
+    state: BombState | None = None
+
+
+@dataclass(frozen=True)
+class TurnInput:
+    role: Role
+    turn: int  # 0-based, per role
+    mode: Mode
+    messages: list[str]  # the partner's messages since the last turn, oldest first
+    observation: Observation | None = None  # Defuser only
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One turn's answer: the action and the text behind it (a model's raw output)."""
+
+    action: Action
+    text: str
+
+
+class Policy(Protocol):
+    """A player's brain for one episode."""
+
+    name: str
+    privileged: bool  # reads the true bomb state
+
+    async def decide(self, turn: TurnInput) -> Decision: ...
+
+
+# ---------------------------------------------------------------------------- helpers
+
+_MODULE = TypeAdapter(ModuleState)
+_WIDGETS = TypeAdapter(list[Widget])
+_STEPS = TypeAdapter(list[Press | Hold | ReleaseOnDigit])
+_TAGGED = re.compile(r"^#(\d+) (.+)$", re.MULTILINE)
+_ROTATE_TO_OTHER_FACE = "flip"
+
+
+def _wait(text: str) -> Decision:
+    return Decision(DoNothing(), text)
+
+
+def timer_text(seconds: float) -> str:
+    """The bomb timer as displayed: ``MM:SS`` from a minute up, ``SS.hh`` below (truncated)."""
+    seconds = max(0.0, seconds)
+    if seconds >= 60:
+        whole = int(seconds)
+        return f"{whole // 60:02d}:{whole % 60:02d}"
+    hundredths = int(seconds * 100 + 1e-9)
+    return f"{hundredths // 100:02d}.{hundredths % 100:02d}"
+
+
+def element_marks(marks: SetOfMarks, count: int) -> dict[int, str]:
+    """Element index → letter, from each mark's segmentation hue (element i has hue i/N)."""
+    found: dict[int, str] = {}
+    for mark in marks.marks:
+        r, g, b = (c / 255 for c in mark.region.colour)
+        hue = colorsys.rgb_to_hsv(r, g, b)[0]
+        found.setdefault(round(hue * count) % count, mark.label)
+    return found
+
+
+def _module_key(module: ModuleState) -> tuple[str, bool, int]:
+    return (module.name, module.on_front, module.index)
+
+
+def _describe(module: ModuleState) -> str:
+    face = "front" if module.on_front else "back"
+    return f"Module {module.name} ({face} slot {module.index})"
+
+
+def _tagged(messages: list[str]) -> list[tuple[int, str]]:
+    return [(int(m.group(1)), m.group(2)) for text in messages for m in _TAGGED.finditer(text)]
+
+
+# ---------------------------------------------------------------------------- oracle Defuser
+
+
+class _Description(BaseModel):
+    module: ModuleState
+    widgets: list[Widget]
+    strikes: int
+
+
+@dataclass
+class OracleDefuser:
+    """Privileged scripted Defuser: describes what it sees from the true state, does as told."""
+
+    name: str = "oracle"
+    privileged: bool = True
+    async_margin_s: float = 0.3  # async: release only if the digit stays shown this long
+    _asked: int = 0  # tag of the latest description sent
+    _waiting: bool = False  # a description is out and unanswered
+    _steps: list[Step] = field(default_factory=list)
+    _steps_for: tuple[tuple[str, bool, int], int] | None = None  # (module key, strikes)
+
+    async def decide(self, turn: TurnInput) -> Decision:
+        self._take_instructions(turn.messages)
+        obs = turn.observation
+        if obs is None or obs.state is None or obs.marks is None:
+            return _wait("I cannot see the bomb right now.")
+        state, marks = obs.state, obs.marks
+        module = state.focused
+        if module is None:
+            return self._find_module(state, marks)
+        if module.is_solved:
+            self._steps = []
+            return Decision(InteractGame(action="zoom_out"), f"{_describe(module)} is solved.")
+        if getattr(module, "is_emerged", True) is False:
+            return _wait(f"{_describe(module)} is changing; waiting for it to settle.")
+        strikes = len(state.strikes)
+        if self._steps and self._steps_for == (_module_key(module), strikes):
+            return self._do_step(module, state, marks, turn.mode)
+        self._steps = []
+        if self._waiting:
+            return _wait("Waiting for the Expert's instructions.")
+        return self._ask(module, state)
+
+    def _take_instructions(self, messages: list[str]) -> None:
+        for tag, payload in _tagged(messages):
+            if tag != self._asked or not self._waiting:
+                continue  # an answer to an older description
+            try:
+                self._steps = list(_STEPS.validate_json(payload))
+            except ValidationError:
+                continue
+            self._waiting = False
+
+    def _ask(self, module: ModuleState, state: BombState) -> Decision:
+        self._asked += 1
+        self._waiting = True
+        self._steps_for = (_module_key(module), len(state.strikes))
+        described = _Description(module=module, widgets=state.widgets, strikes=len(state.strikes))
+        text = (
+            f"{_describe(module)}; {len(state.strikes)} strike(s). What do I do?\n"
+            f"#{self._asked} {described.model_dump_json(by_alias=True)}"
+        )
+        return Decision(SendMessage(message=text), text)
+
+    def _find_module(self, state: BombState, marks: SetOfMarks) -> Decision:
+        on_front = state.bomb_side == "front"
+        if state.bomb_side not in ("front", "back"):
+            return Decision(InteractGame(action="rotate_left"), "Turning the bomb upright.")
+        here = sorted((m for m in state.modules if m.on_front == on_front), key=lambda m: m.index)
+        for position, module in enumerate(here):
+            if not module.is_solved and position < len(marks.marks):
+                label = marks.marks[position].label
+                return Decision(
+                    InteractGame(action="click_release", location=MarkLocation(label=label)),
+                    f"Zooming into {_describe(module)} (mark {label}).",
+                )
+        if any(not m.is_solved for m in state.modules):
+            return Decision(
+                InteractGame(action=_ROTATE_TO_OTHER_FACE), "Turning to the other face."
+            )
+        return _wait("Every module is solved.")
+
+    def _do_step(
+        self, module: ModuleState, state: BombState, marks: SetOfMarks, mode: Mode
+    ) -> Decision:
+        step = self._steps[0]
+        if isinstance(step, ReleaseOnDigit):
+            remaining = state.timer_module.seconds_remaining
+            margin = self.async_margin_s if mode == "async" else 0.0
+            digit = str(step.digit)
+            if digit in timer_text(remaining) and digit in timer_text(remaining - margin):
+                self._steps.pop(0)
+                return Decision(InteractGame(action="release"), f"Releasing on a {digit}.")
+            return _wait(
+                f"Holding; the timer shows {timer_text(remaining)}, waiting for a {digit}."
+            )
+        names = elements(module)
+        if step.element not in names:
+            self._steps = []
+            return _wait(f"There is no {step.element} on {_describe(module)}.")
+        label = element_marks(marks, len(names)).get(names.index(step.element))
+        if label is None:
+            return _wait(f"I cannot see {step.element} on screen yet.")
+        self._steps.pop(0)
+        action = "hold" if isinstance(step, Hold) else "click_release"
+        verb = "Holding" if isinstance(step, Hold) else "Pressing"
+        return Decision(
+            InteractGame(action=action, location=MarkLocation(label=label)),
+            f"{verb} {step.element} (mark {label}) on {_describe(module)}.",
+        )
+
+
+# ---------------------------------------------------------------------------- oracle Expert
+
+
+@dataclass
+class OracleExpert:
+    """Scripted Expert: the ruleset applied to the Defuser's description. No game access.
+
+    Like a human Expert it remembers what it asked for on each module (Memory needs that).
+    """
+
+    name: str = "oracle"
+    privileged: bool = False
+    rules: Ruleset = field(default_factory=lambda: ruleset(1))
+    # What it told the Defuser to press, per module: Memory's later stages depend on it, and
+    # the description (like the module itself) does not show it.
+    _history: dict[tuple[str, bool, int], list[object]] = field(default_factory=dict)
+
+    async def decide(self, turn: TurnInput) -> Decision:
+        latest = _tagged(turn.messages)
+        if not latest:
+            return _wait("No description to work from yet.")
+        tag, payload = latest[-1]
+        try:
+            described = _Description.model_validate_json(payload)
+        except ValidationError as err:
+            return Decision(
+                SendMessage(
+                    message=f"I could not read description #{tag}: {err.errors()[0]['msg']}"
+                ),
+                "The description did not parse.",
+            )
+        module = described.module
+        key = _module_key(module)
+        history = self._history.get(key, [])
+        steps = solve(
+            module, Edgework.from_widgets(described.widgets), self.rules, described.strikes,
+            history=history,
+        )  # fmt: skip
+        for step in steps:
+            history = record(module, step, history)
+        self._history[key] = history
+        said = ", then ".join(_say(step) for step in steps) or "nothing: it is solved"
+        text = f"#{tag}: {said}.\n#{tag} {json.dumps([_step_json(s) for s in steps])}"
+        return Decision(SendMessage(message=text), text)
+
+
+def _say(step: Step) -> str:
+    if isinstance(step, ReleaseOnDigit):
+        return f"release when the timer shows a {step.digit}"
+    return f"{'hold' if isinstance(step, Hold) else 'press'} {step.element}"
+
+
+def _step_json(step: Step) -> dict[str, object]:
+    if isinstance(step, ReleaseOnDigit):
+        return {"kind": step.kind, "digit": step.digit}
+    return {"kind": step.kind, "element": step.element}
+
+
+# ---------------------------------------------------------------------------- random, idle
+
+_UNLOCATED = ("release", "zoom_out", "rotate_left", "rotate_right", "roll_up", "roll_down", "flip")
+
+
+@dataclass
+class RandomDefuser:
+    """The paper's random baseline: uniform over plausible actions of the current view
+    (click or hold each interactable, release, zoom out, the five rotations)."""
+
+    seed: int = 0
+    name: str = "random"
+    privileged: bool = False
+    _rng: random.Random = field(init=False)
+
+    def __post_init__(self) -> None:
+        self._rng = random.Random(f"random-defuser:{self.seed}")
+
+    async def decide(self, turn: TurnInput) -> Decision:
+        marks = turn.observation.marks if turn.observation else None
+        choices: list[InteractGame] = [InteractGame(action=a) for a in _UNLOCATED]
+        for mark in marks.marks if marks else ():
+            location = MarkLocation(label=mark.label)
+            choices.append(InteractGame(action="click_release", location=location))
+            choices.append(InteractGame(action="hold", location=location))
+        action = self._rng.choice(choices)
+        where = f" {action.location.label}" if isinstance(action.location, MarkLocation) else ""
+        return Decision(action, f"random: {action.action}{where}")
+
+
+@dataclass
+class IdleExpert:
+    """An Expert that never says anything (a baseline for the Defuser alone)."""
+
+    name: str = "idle"
+    privileged: bool = False
+
+    async def decide(self, turn: TurnInput) -> Decision:
+        return _wait("idle")
+
+
+# ---------------------------------------------------------------------------- lookup
+
+SCRIPTED: dict[Role, dict[str, type]] = {
+    "defuser": {"oracle": OracleDefuser, "random": RandomDefuser},
+    "expert": {"oracle": OracleExpert, "idle": IdleExpert},
+}
+
+
+def scripted_policy(role: Role, name: str, *, seed: int = 0) -> Policy:
+    """The scripted policy ``name`` for ``role``; ``PlayerConfigError`` names the choices."""
+    from gptnt.errors import PlayerConfigError
+
+    kinds = SCRIPTED[role]
+    if name not in kinds:
+        raise PlayerConfigError(
+            f"--{role} {name!r}: no such scripted {role}; use one of {', '.join(kinds)}"
+        )
+    cls = kinds[name]
+    return cls(seed=seed) if cls is RandomDefuser else cls()

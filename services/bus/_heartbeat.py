@@ -1,0 +1,82 @@
+"""Heartbeats: each service refreshes a key with a TTL; a missing key means the service is gone.
+
+One ``SET … PX`` per beat (atomic, unlike GPTNT's HSET then EXPIRE), and liveness is judged by
+Redis expiring the key, not by comparing the sender's clock with the reader's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import socket
+import time
+from typing import Literal
+
+import redis.asyncio as aioredis
+from pydantic import BaseModel
+
+from services.bus._keys import GameKeys, Service
+
+
+class Heartbeat(BaseModel):
+    kind: Literal["heartbeat"] = "heartbeat"
+    service: Service
+    state: str  # what the service is doing, e.g. "ready", "turn", "stopping"
+    seq: int
+    pid: int
+    host: str
+    sent_at: float  # wall-clock unix seconds (informational only)
+
+
+class HeartbeatSender:
+    """Beats every ``interval_s``; the key lives ``ttl_s``."""
+
+    def __init__(
+        self,
+        redis: aioredis.Redis,
+        keys: GameKeys,
+        service: Service,
+        *,
+        interval_s: float = 0.5,
+        ttl_s: float = 3.0,
+    ) -> None:
+        self._redis = redis
+        self._key = keys.heartbeat(service)
+        self._service = service
+        self._interval_s = interval_s
+        self._ttl_ms = int(ttl_s * 1000)
+        self._seq = 0
+        self.state = "starting"
+
+    async def beat(self) -> None:
+        self._seq += 1
+        beat = Heartbeat(
+            service=self._service,
+            state=self.state,
+            seq=self._seq,
+            pid=os.getpid(),
+            host=socket.gethostname(),
+            sent_at=time.time(),
+        )
+        await self._redis.set(self._key, beat.model_dump_json(), px=self._ttl_ms)
+
+    async def run(self, stop: asyncio.Event | None = None) -> None:
+        """Beat until ``stop`` is set (then remove the key) or the task is cancelled; transport
+        errors are retried at the next beat."""
+        stop = stop or asyncio.Event()
+        while not stop.is_set():
+            with contextlib.suppress(aioredis.RedisError, OSError):
+                await self.beat()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), self._interval_s)
+        with contextlib.suppress(aioredis.RedisError, OSError):
+            await self._redis.delete(self._key)
+
+
+async def read_heartbeat(
+    redis: aioredis.Redis, keys: GameKeys, service: Service
+) -> Heartbeat | None:
+    """The last beat of ``service``, or ``None`` if its key expired (or it never beat)."""
+    raw = await redis.get(keys.heartbeat(service))
+    return None if raw is None else Heartbeat.model_validate_json(raw)

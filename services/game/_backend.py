@@ -1,0 +1,125 @@
+"""The one game backend a Game Service owns: the simulator (in-process or a child process), or
+any server speaking the protocol at a URL (a recorded stub, the real game's mod).
+
+Everything above this file talks to the backend through ``gptnt.protocol.GameClient`` only, so
+the service behaves the same whatever is behind it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import sys
+import time
+from dataclasses import dataclass
+
+import httpx
+
+from gptnt.errors import ConfigError, GptntError, ProtocolError
+from gptnt.protocol import GameClient
+from services.bus._server import die_with_parent
+
+SIM = "sim"  # the simulator inside the service process (fastest; the default)
+SIM_PROCESS = "sim-process"  # the simulator as its own `gptnt sim serve` process
+
+
+@dataclass(frozen=True)
+class BackendSpec:
+    """``kind`` is ``sim``, ``sim-process`` or a URL (``http://…``)."""
+
+    kind: str = SIM
+    width: int = 640
+    height: int = 480
+    rule_seed: int = 1
+    deadline_s: float = 10.0  # wall seconds for any one backend call
+
+    def __post_init__(self) -> None:
+        if self.kind not in (SIM, SIM_PROCESS) and not self.kind.startswith(
+            ("http://", "https://")
+        ):
+            raise ConfigError(
+                f"--game {self.kind!r}: use 'sim', 'sim-process' or a URL such as "
+                "http://localhost:8085"
+            )
+
+    @property
+    def deadlines(self) -> dict[str, float]:
+        """Per-route deadlines, none longer than ``deadline_s``."""
+        from gptnt.protocol import DEFAULT_DEADLINES
+
+        return {route: min(limit, self.deadline_s) for route, limit in DEFAULT_DEADLINES.items()}
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class Backend:
+    """Opens the client for a ``BackendSpec`` (starting the simulator if needed) and closes it."""
+
+    def __init__(self, spec: BackendSpec) -> None:
+        self.spec = spec
+        self._proc: asyncio.subprocess.Process | None = None
+        self.client: GameClient | None = None
+
+    async def open(self, *, timeout_s: float = 30.0) -> GameClient:
+        spec = self.spec
+        if spec.kind == SIM:
+            from gptnt.rules.ruleset import ruleset
+            from gptnt.sim.game import Game
+            from gptnt.sim.server import create_app
+
+            game = Game(width=spec.width, height=spec.height, ruleset=ruleset(spec.rule_seed))
+            transport = httpx.ASGITransport(app=create_app(game))
+            self.client = GameClient(
+                "http://sim.invalid", deadlines=spec.deadlines, transport=transport
+            )
+        elif spec.kind == SIM_PROCESS:
+            port = _free_port()
+            self._proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-c", "from gptnt.cli import main; main()", "sim", "serve",
+                "--port", str(port), "--width", str(spec.width), "--height", str(spec.height),
+                "--rule-seed", str(spec.rule_seed), stdout=asyncio.subprocess.DEVNULL,
+                preexec_fn=die_with_parent,
+            )  # fmt: skip
+            self.client = GameClient(f"http://127.0.0.1:{port}", deadlines=spec.deadlines)
+        else:
+            self.client = GameClient(spec.kind, deadlines=spec.deadlines)
+        await self._wait_healthy(timeout_s)
+        return self.client
+
+    async def _wait_healthy(self, timeout_s: float) -> None:
+        assert self.client is not None
+        deadline = time.monotonic() + timeout_s
+        while True:
+            try:
+                await self.client.health(deadline=min(2.0, self.spec.deadline_s))
+                return
+            except ProtocolError as err:
+                if self._proc is not None and self._proc.returncode is not None:
+                    raise ProtocolError(
+                        f"the simulator process exited with code {self._proc.returncode}",
+                        route="/health",
+                    ) from None
+                if time.monotonic() > deadline:
+                    raise ProtocolError(
+                        f"game backend {self.spec.kind} not healthy within {timeout_s:g} s: {err}",
+                        route="/health",
+                    ) from None
+                await asyncio.sleep(0.1)
+
+    async def close(self) -> None:
+        if self.client is not None:
+            with contextlib.suppress(GptntError, httpx.HTTPError):
+                await self.client.aclose()
+        if self._proc is not None and self._proc.returncode is None:
+            self._proc.terminate()
+            try:
+                await asyncio.wait_for(self._proc.wait(), 5)
+            except TimeoutError:
+                self._proc.kill()
+                await self._proc.wait()
+        self._proc = None

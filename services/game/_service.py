@@ -1,0 +1,234 @@
+"""The Game Service: one game backend behind the bus.
+
+It answers the manager's lifecycle calls (start in the dark and pause, lights on and pause
+again, pause/resume, one sync time step) and the Defuser's observation and action calls. A
+monitor polls the backend at 5 Hz and publishes ``GameOver`` on the event stream as soon as the
+bomb is solved or explodes (GPTNT relayed this through three polling hops and noticed seconds
+late). Frames are fetched as PNG from backends that can (our simulator), encoded once here from
+those that cannot (the shipped mod), and only the frames asked for are sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import logging
+import time
+from dataclasses import dataclass
+
+import redis.asyncio as aioredis
+from pydantic import TypeAdapter
+
+from gptnt.errors import GameTimeoutError, GptntError, ProtocolError
+from gptnt.protocol import BombState, GameClient, Lifecycle, MissionConfig
+from services.bus import EventStream, GameKeys, HeartbeatSender, RpcServer
+from services.game import api
+from services.game._backend import Backend, BackendSpec
+
+log = logging.getLogger(__name__)
+
+_OVER_LIFECYCLES = (Lifecycle.POST_GAME, Lifecycle.TRANSITIONING)
+_FAST_POLL_S = 0.02  # while waiting for a lifecycle change the manager is blocked on
+
+
+@dataclass(frozen=True)
+class GameServiceConfig:
+    poll_interval_s: float = 0.2  # state polling: 5 Hz, so game over is seen within 0.5 s
+    startup_timeout_s: float = 30.0  # wall seconds to reach lights-off / lights-on
+    backend_failures: int = 3  # consecutive failed polls before the backend counts as dead
+
+
+class GameService:
+    def __init__(
+        self,
+        redis: aioredis.Redis,
+        keys: GameKeys,
+        backend: BackendSpec,
+        config: GameServiceConfig | None = None,
+    ) -> None:
+        self._redis = redis
+        self._keys = keys
+        self._backend = Backend(backend)
+        self._config = config or GameServiceConfig()
+        self._events = EventStream(redis, keys, TypeAdapter(api.GameEvent))
+        self._heartbeat = HeartbeatSender(redis, keys, "game")
+        self._stop = asyncio.Event()
+        self._client: GameClient | None = None
+        self._mission: MissionConfig | None = None
+        self._started = False  # first lights-on seen: game over is now possible
+        self._over_sent = False
+
+    # ------------------------------------------------------------------ running
+
+    async def run(self) -> None:
+        """Serve until ``stop`` is called (or the task is cancelled)."""
+        self._client = await self._backend.open(timeout_s=self._config.startup_timeout_s)
+        server = RpcServer(self._redis, self._keys, "game")
+        manager_only: tuple = ("manager",)
+        both: tuple = ("manager", "defuser")
+        server.method(api.START, api.StartRequest, self.start, callers=manager_only)
+        server.method(api.LIGHTS_ON, api.Empty, self.lights_on, callers=manager_only)
+        server.method(api.PAUSE, api.Empty, self.pause, callers=manager_only)
+        server.method(api.RESUME, api.Empty, self.resume, callers=manager_only)
+        server.method(api.TIMESTEP, api.Empty, self.timestep, callers=manager_only)
+        server.method(api.STOP, api.Empty, self.stop, callers=manager_only)
+        server.method(api.STATUS, api.Empty, self.status, callers=both)
+        server.method(api.STATE, api.Empty, self.state, callers=both)
+        server.method(api.OBSERVE, api.ObserveRequest, self.observe, callers=("defuser",))
+        server.method(api.ACT, api.ActRequest, self.act, callers=both)
+        self._heartbeat.state = "ready"
+        tasks = [
+            asyncio.create_task(server.serve(self._stop)),
+            asyncio.create_task(self._heartbeat.run(self._stop)),
+            asyncio.create_task(self._monitor()),
+        ]
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+            self._stop.set()  # one of them failed: stop the others
+            await asyncio.gather(*tasks)
+        finally:
+            await self._backend.close()
+
+    async def stop(self, _: api.Empty | None = None) -> api.Empty:
+        self._stop.set()
+        return api.Empty()
+
+    @property
+    def client(self) -> GameClient:
+        assert self._client is not None, "the backend is opened by run()"
+        return self._client
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def _wait_lifecycle(self, wanted: Lifecycle) -> None:
+        deadline = time.monotonic() + self._config.startup_timeout_s
+        while (lifecycle := await self.client.health()) != wanted:
+            if time.monotonic() > deadline:
+                raise GameTimeoutError(
+                    f"the game did not reach {wanted.value} within "
+                    f"{self._config.startup_timeout_s:g} s (it is {lifecycle.value})",
+                    route="/health",
+                )
+            await asyncio.sleep(_FAST_POLL_S)
+
+    async def start(self, request: api.StartRequest) -> api.Status:
+        """Start the mission and pause as soon as the lights go off (startup pause #1)."""
+        if await self.client.health() != Lifecycle.SETUP:
+            await self.client.reset()
+            await self._wait_lifecycle(Lifecycle.SETUP)
+        self._mission = request.mission
+        self._started = self._over_sent = False
+        await self.client.start_mission(request.mission)
+        await self._wait_lifecycle(Lifecycle.LIGHTS_OFF)
+        await self.client.set_time_scale(0)
+        return await self.status()
+
+    async def lights_on(self, _: api.Empty) -> api.Status:
+        """Run the clock until the lights are on, then pause again (startup pause #2)."""
+        await self.client.set_time_scale(1)
+        await self._wait_lifecycle(Lifecycle.LIGHTS_ON)
+        await self.client.set_time_scale(0)
+        self._started = True
+        return await self.status()
+
+    async def pause(self, _: api.Empty) -> api.Status:
+        await self.client.set_time_scale(0)
+        return await self.status()
+
+    async def resume(self, _: api.Empty) -> api.Status:
+        scale = self._mission.time_scale if self._mission else 1.0
+        await self.client.set_time_scale(scale)
+        return await self.status()
+
+    async def timestep(self, _: api.Empty) -> api.Status:
+        await self.client.timestep()
+        return await self.status()
+
+    # ------------------------------------------------------------------ play
+
+    async def status(self, _: api.Empty | None = None) -> api.Status:
+        lifecycle = await self.client.health()
+        state: BombState | None = None
+        if self._started:
+            with contextlib.suppress(ProtocolError):
+                state = await self.client.state()
+        status = _status(lifecycle, state, started=self._started)
+        if status.over:
+            await self._publish_over(lifecycle, state)
+        return status
+
+    async def state(self, _: api.Empty) -> BombState:
+        return await self.client.state()
+
+    async def observe(self, request: api.ObserveRequest) -> api.Observation:
+        state = await self.client.state() if request.state else None
+        frames: list[bytes] = []
+        mask: bytes | None = None
+        if request.frames or request.mask:
+            packed = await self.client.buffer_png(last=max(request.frames, 1))
+            frames = packed.frames[-request.frames :] if request.frames else []
+            mask = packed.mask if request.mask else None
+        lifecycle = await self.client.health()
+        return api.Observation(
+            status=_status(lifecycle, state, started=self._started),
+            state=state,
+            frames=[base64.b64encode(f).decode() for f in frames],
+            mask=None if mask is None else base64.b64encode(mask).decode(),
+            png_bytes=sum(map(len, frames)) + len(mask or b""),
+        )
+
+    async def act(self, request: api.ActRequest) -> api.ActReply:
+        result = await self.client.action(request.action)
+        return api.ActReply(result=result, status=await self.status())
+
+    # ------------------------------------------------------------------ monitor
+
+    async def _publish_over(self, lifecycle: Lifecycle, state: BombState | None) -> None:
+        if self._over_sent:
+            return
+        self._over_sent = True
+        self._heartbeat.state = "over"
+        await self._events.publish(
+            api.GameOver(state=state, lifecycle=lifecycle, detected_at=time.time())
+        )
+
+    async def _monitor(self) -> None:
+        """Poll the backend; publish lifecycle changes, game over, and backend failure."""
+        last: Lifecycle | None = None
+        failures = 0
+        while not self._stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stop.wait(), self._config.poll_interval_s)
+            if self._stop.is_set():
+                return
+            try:
+                lifecycle = await self.client.health()
+                if lifecycle != last:
+                    last = lifecycle
+                    self._heartbeat.state = lifecycle.value
+                    await self._events.publish(
+                        api.LifecycleChanged(lifecycle=lifecycle, at=time.time())
+                    )
+                if self._started and not self._over_sent:
+                    await self.status()
+                failures = 0
+            except GptntError as err:
+                failures += 1
+                log.warning("game backend poll failed (%d): %s", failures, err)
+                if failures == self._config.backend_failures:
+                    await self._events.publish(api.BackendFailed(reason=str(err), at=time.time()))
+
+
+def _status(lifecycle: Lifecycle, state: BombState | None, *, started: bool) -> api.Status:
+    solved = bool(state and state.all_solved)
+    detonated = bool(state and state.is_detonated)
+    over = started and (solved or detonated or lifecycle in _OVER_LIFECYCLES)
+    return api.Status(
+        lifecycle=lifecycle,
+        seconds_remaining=state.timer_module.seconds_remaining if state else None,
+        over=over,
+        solved=solved,
+        detonated=detonated,
+        strikes=len(state.strikes) if state else 0,
+    )

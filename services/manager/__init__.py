@@ -1,0 +1,10 @@
+"""The Experiment Manager: runs episodes (startup double pause, sync or async play, outcome,
+records) and, for suites, takes them from a Redis Stream queue shared by workers.
+"""
+
+from __future__ import annotations
+
+from services.manager._episode import Episode, classify, play_episode, player_infos
+from services.manager.api import EpisodeSettings, EpisodeSpec
+
+__all__ = ["Episode", "EpisodeSettings", "EpisodeSpec", "classify", "play_episode", "player_infos"]

@@ -1,0 +1,485 @@
+"""One episode, start to finish: the Experiment Manager's core.
+
+1. Create the game's ACL users and start its three services (game, Defuser, Expert).
+2. Startup double pause: the game starts the mission and pauses in the dark; once both players
+   are ready, it runs until the lights are on and pauses again, so play starts with the clock at
+   the time limit.
+3. Play: **sync** (Defuser turn → /timestep → Expert turn, the clock paused during turns) or
+   **async** (two free-running player loops while the clock runs; game over arrives as an
+   event).
+4. Classify the outcome (solved / strikeout / timeout, or crashed with the reason), stop the
+   services, delete the users and keys, write the summary last.
+
+Every wait has a deadline; a watchdog turns a dead process or an expired heartbeat into
+``crashed`` at once; and any exception at all ends this episode only (GPTNT let some escape
+and take the whole manager down).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import shutil
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import redis.asyncio as aioredis
+from pydantic import BaseModel, TypeAdapter
+
+from gptnt.errors import BusError, EpisodeError, GptntError
+from gptnt.missions import Mission, get_mission
+from gptnt.players.seats import resolve_seat
+from gptnt.protocol import BombState
+from gptnt.records import (
+    EpisodeEnded,
+    EpisodeStarted,
+    EpisodeWriter,
+    GameStep,
+    Ledger,
+    LedgerEntry,
+    ModuleResult,
+    Outcome,
+    PlayerInfo,
+    Status,
+    Summary,
+    Tokens,
+    TurnEvent,
+    episode_dir,
+)
+from services.bus import (
+    EventStream,
+    GameKeys,
+    Role,
+    RpcClient,
+    Service,
+    connect,
+    create_users,
+    delete_users,
+    read_heartbeat,
+)
+from services.game import BackendSpec, GameService, GameServiceConfig
+from services.game import api as game_api
+from services.manager._launch import Handle, ProcessHandle, TaskHandle
+from services.manager.api import EpisodeSettings, EpisodeSpec
+from services.player import PlayerService, make_policy
+from services.player import api as player_api
+
+log = logging.getLogger(__name__)
+
+OnTurn = Callable[[EpisodeSpec, TurnEvent], None]
+_WATCH_S = 0.25
+_REDIS_S = 5.0  # wall seconds any single Redis read of the watchdog may take
+_GRACE_S = 5.0  # wall seconds the turns in flight at game over may take to finish
+
+
+def classify(state: BombState | None) -> tuple[Outcome, str]:
+    """The outcome of a finished bomb, from its final state."""
+    if state is None:
+        return "crashed", "no final bomb state"
+    if state.all_solved:
+        return "solved", "every module solved"
+    if state.is_detonated:
+        if state.timer_module.seconds_remaining <= 0:
+            return "timeout", "the timer ran out"
+        if len(state.strikes) >= state.max_strikes:
+            return "strikeout", f"{len(state.strikes)} strikes"
+        return "crashed", "the bomb detonated without a timeout or strikeout"
+    return "crashed", "the game ended without an outcome"
+
+
+def player_infos(spec: EpisodeSpec) -> list[PlayerInfo]:
+    """Who plays each role, resolved as the player processes will resolve it (a scripted
+    policy, or a model player config); a bad name fails here, before anything starts."""
+    infos = []
+    for role, ref in (("defuser", spec.defuser), ("expert", spec.expert)):
+        choice = resolve_seat(role, ref)  # type: ignore[arg-type]
+        infos.append(
+            PlayerInfo(
+                role=choice.role,
+                policy=choice.name,
+                kind=choice.kind,
+                privileged=choice.privileged,
+                label=choice.label,
+            )
+        )
+    return infos
+
+
+class Episode:
+    """Runs one ``EpisodeSpec``; ``run`` never raises for a game-level failure."""
+
+    def __init__(
+        self,
+        spec: EpisodeSpec,
+        settings: EpisodeSettings,
+        *,
+        admin_url: str,
+        run_dir: Path,
+        on_turn: OnTurn | None = None,
+        mission: Mission | None = None,
+    ) -> None:
+        self.spec = spec
+        self.settings = settings
+        self.mission = mission or get_mission(spec.mission_id)
+        self.keys = GameKeys(uuid.uuid4().hex[:12])
+        self.dir = episode_dir(run_dir, spec.key, spec.attempt)
+        self._admin_url = admin_url
+        self._on_turn = on_turn
+        self._handles: list[Handle] = []
+        self._turns: dict[str, int] = {"defuser": 0, "expert": 0}
+        self._messages: dict[str, int] = {"defuser": 0, "expert": 0}
+        self._ready_seen: set[str] = set()
+        self._tokens = Tokens()
+        self._cost = 0.0
+        self.png_bytes: list[int] = []  # per Defuser turn (benchmark)
+        self.turn_wall_s: dict[str, list[float]] = {"defuser": [], "expert": []}
+
+    # ------------------------------------------------------------------ entry
+
+    async def run(self) -> Summary:
+        players = player_infos(self.spec)  # unknown policy names fail before anything starts
+        if self.dir.exists():  # an attempt cut short by a killed run: start it afresh
+            shutil.rmtree(self.dir)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        writer = EpisodeWriter(self.dir)
+        admin = connect(self._admin_url)
+        self._admin = admin
+        self._rpc = RpcClient(admin, self.keys, "manager")
+        self._writer = writer
+        started = time.time()
+        final: BombState | None = None
+        outcome: Outcome = "crashed"
+        reason = ""
+        writer.append(
+            EpisodeStarted(
+                episode_id=self.dir.name, mission_id=self.mission.id, mode=self.spec.mode,
+                players=players, mission=self.mission.config.model_dump_json(by_alias=True),
+                at=started,
+            )
+        )  # fmt: skip
+        limit = self.settings.wall_limit_s or 3 * self.mission.config.time_limit + 120
+        try:
+            async with asyncio.timeout(limit):
+                final = await self._guarded()
+            outcome, reason = classify(final)
+        except TimeoutError:
+            reason = f"the episode overran its wall-clock limit of {limit:g} s"
+        except (GptntError, OSError) as err:
+            reason = str(err)
+        except Exception as err:  # one episode's bug must not end the run
+            log.exception("episode %s failed", self.spec.key)
+            reason = f"{type(err).__name__}: {err}"
+        # Clean up on a fresh connection pool: a crash may have left the old one wedged.
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(admin.aclose(), _REDIS_S)
+        admin = self._admin = connect(self._admin_url)
+        self._rpc = RpcClient(admin, self.keys, "manager")
+        if outcome == "crashed" and final is None:
+            final = await self._last_state()
+        await self._shutdown()
+        ended = time.time()
+        writer.append(EpisodeEnded(outcome=outcome, reason=reason, at=ended))
+        summary = self._summary(players, outcome, reason, final, started, ended)
+        writer.finish(summary)
+        await admin.aclose()
+        return summary
+
+    async def _guarded(self) -> BombState | None:
+        """Play, racing a watchdog that raises as soon as a service dies."""
+        creds = await create_users(self._admin, self.keys)
+        self._launch({name: c.url(self._admin_url) for name, c in creds.items()})
+        play = asyncio.create_task(self._play())
+        watch = asyncio.create_task(self._watch())
+        done, _ = await asyncio.wait({play, watch}, return_when=asyncio.FIRST_COMPLETED)
+        for task in (play, watch):
+            if task not in done:
+                task.cancel()
+        # Bounded: a cancelled call must not be able to hold the episode open.
+        await asyncio.wait({play, watch}, timeout=_GRACE_S)
+        if play in done:
+            return play.result()
+        watch.result()  # raises the watchdog's EpisodeError
+        raise EpisodeError("the watchdog stopped without a reason")
+
+    # ------------------------------------------------------------------ services
+
+    def _launch(self, users: dict[str, str]) -> None:
+        """Start the services, each connecting as its own ACL user (``users``: their URLs)."""
+        s = self.settings
+        gid = self.keys.game_id
+        if s.launch == "process":
+            logs = self.dir / "logs"
+            self._handles = [
+                ProcessHandle("game", ["--game-id", gid, "--backend", s.backend, "--width",
+                              str(s.width), "--height", str(s.height), "--deadline",
+                              str(s.game_call_s), "--startup-timeout", str(s.startup_timeout_s)],
+                              users["game"], logs / "game.log"),
+                *(ProcessHandle(role, ["--game-id", gid, "--role", role, "--policy", policy,
+                                "--seed", str(self.spec.seed), "--mode", self.spec.mode,
+                                "--episode-dir", str(self.dir)], users[role], logs / f"{role}.log")
+                  for role, policy in (("defuser", self.spec.defuser), ("expert", self.spec.expert))),
+            ]  # fmt: skip
+            return
+        backend = BackendSpec(
+            kind=s.backend, width=s.width, height=s.height, deadline_s=s.game_call_s
+        )
+
+        def player(role: Role, policy: str) -> Callable[[aioredis.Redis], Awaitable[None]]:
+            return lambda redis: PlayerService(
+                redis, self.keys, role, make_policy(role, policy, mode=self.spec.mode, seed=self.spec.seed),
+                episode_dir=self.dir, mode=self.spec.mode,
+            ).run()  # fmt: skip
+
+        self._handles = [
+            TaskHandle(
+                "game",
+                users["game"],
+                lambda redis: GameService(
+                    redis,
+                    self.keys,
+                    backend,
+                    GameServiceConfig(startup_timeout_s=s.startup_timeout_s),
+                ).run(),
+            ),
+            TaskHandle("defuser", users["defuser"], player("defuser", self.spec.defuser)),
+            TaskHandle("expert", users["expert"], player("expert", self.spec.expert)),
+        ]
+
+    async def _watch(self) -> None:
+        """Raise ``EpisodeError`` when a service process ends or its heartbeat expires."""
+        while True:
+            await asyncio.sleep(_WATCH_S)
+            for handle in self._handles:
+                failure = handle.failure()
+                if failure:
+                    raise EpisodeError(failure)
+                try:
+                    async with asyncio.timeout(_REDIS_S):
+                        beat = await read_heartbeat(self._admin, self.keys, handle.name)
+                except TimeoutError:
+                    raise EpisodeError(f"Redis did not answer within {_REDIS_S:g} s") from None
+                if beat is not None:
+                    self._ready_seen.add(handle.name)
+                elif handle.name in self._ready_seen:
+                    raise EpisodeError(f"{handle.name} heartbeat expired: the service hung or died")
+
+    async def _wait_ready(self, names: tuple[str, ...]) -> None:
+        deadline = time.monotonic() + self.settings.startup_timeout_s
+        while not all(n in self._ready_seen for n in names):
+            if time.monotonic() > deadline:
+                missing = ", ".join(n for n in names if n not in self._ready_seen)
+                raise EpisodeError(
+                    f"{missing} not ready within {self.settings.startup_timeout_s:g} s"
+                )
+            await asyncio.sleep(0.02)
+
+    async def _shutdown(self) -> None:
+        """Ask every service to stop, then make sure; delete the game's users and keys."""
+        s = self.settings
+        with contextlib.suppress(Exception):
+            await asyncio.gather(
+                *(self._call_quietly(role, player_api.STOP, player_api.StopRequest(reason="episode over"),
+                                     player_api.Stopped) for role in ("defuser", "expert")),
+                self._call_quietly("game", game_api.STOP, game_api.Empty(), game_api.Empty),
+            )  # fmt: skip
+        await asyncio.gather(
+            *(h.finish(s.stop_timeout_s) for h in self._handles), return_exceptions=True
+        )
+        with contextlib.suppress(Exception):
+            await delete_users(self._admin, self.keys)
+            keys = [k async for k in self._admin.scan_iter(match=f"{self.keys.prefix}*", count=500)]
+            if keys:
+                await self._admin.delete(*keys)
+
+    async def _call_quietly(
+        self, server: Service, method: str, params: BaseModel, result_type: type[BaseModel]
+    ) -> None:
+        with contextlib.suppress(GptntError):
+            await self._rpc.call(
+                server, method, params, result_type, timeout_s=self.settings.stop_timeout_s
+            )
+
+    async def _last_state(self) -> BombState | None:
+        if not self._handles or self._handles[0].failure():
+            return None
+        try:
+            return await self._rpc.call(
+                "game", game_api.STATE, game_api.Empty(), BombState, timeout_s=2
+            )
+        except GptntError:
+            return None
+
+    # ------------------------------------------------------------------ play
+
+    async def _game(
+        self, method: str, params: BaseModel | None = None, *, timeout_s: float | None = None
+    ) -> game_api.Status:
+        """Call a game-service method that answers with its ``Status``."""
+        return await self._rpc.call(
+            "game",
+            method,
+            params or game_api.Empty(),
+            game_api.Status,
+            timeout_s=timeout_s or self.settings.game_call_s,
+        )
+
+    async def _final_state(self) -> BombState:
+        return await self._rpc.call(
+            "game", game_api.STATE, game_api.Empty(), BombState, timeout_s=self.settings.game_call_s
+        )
+
+    async def _play(self) -> BombState | None:
+        s = self.settings
+        self._events = EventStream(self._admin, self.keys, TypeAdapter(game_api.GameEvent))
+        await self._wait_ready(("game",))
+        config = self.mission.config.model_copy(update={"session_id": self.keys.game_id})
+        # Startup pause #1: the mission is loaded, the clock stopped in the dark.
+        await self._game(
+            game_api.START, game_api.StartRequest(mission=config), timeout_s=s.startup_timeout_s
+        )
+        await self._wait_ready(("defuser", "expert"))
+        # Startup pause #2: lights on, clock stopped at the time limit.
+        status = await self._game(game_api.LIGHTS_ON, timeout_s=s.startup_timeout_s)
+        self._writer.append(
+            GameStep(what="start", at=time.time(), seconds_remaining=status.seconds_remaining)
+        )
+        if self.spec.mode == "sync":
+            await self._play_sync()
+        else:
+            await self._play_async()
+        return await self._final_state()
+
+    async def _turn(self, role: Role) -> None:
+        n = self._turns[role]
+        t0 = time.monotonic()
+        reply = await self._rpc.call(
+            role, player_api.TURN, player_api.TurnRequest(turn=n), player_api.TurnReply,
+            timeout_s=self.settings.turn_timeout_s,
+        )  # fmt: skip
+        self.turn_wall_s[role].append(time.monotonic() - t0)
+        self._turns[role] = n + 1
+        if reply.event.action.kind == "send_message":
+            self._messages[role] += 1
+        if role == "defuser":
+            self.png_bytes.append(reply.png_bytes)
+        t = reply.event.tokens
+        self._tokens = Tokens(
+            input=self._tokens.input + t.input,
+            output=self._tokens.output + t.output,
+            cache_read=self._tokens.cache_read + t.cache_read,
+            cache_write=self._tokens.cache_write + t.cache_write,
+        )
+        self._cost += reply.event.cost_usd
+        self._writer.append(reply.event)
+        if self._on_turn is not None:
+            self._on_turn(self.spec, reply.event)
+
+    async def _play_sync(self) -> None:
+        """Defuser turn → /timestep (3 s of game time, instant on the simulator) → Expert turn."""
+        while True:
+            await self._turn("defuser")
+            if (await self._game(game_api.STATUS)).over:
+                return
+            status = await self._game(game_api.TIMESTEP)
+            self._writer.append(
+                GameStep(
+                    what="timestep", at=time.time(), seconds_remaining=status.seconds_remaining
+                )
+            )
+            if status.over:
+                return
+            if self.settings.step_sleep_s:
+                await asyncio.sleep(self.settings.step_sleep_s)
+            await self._turn("expert")
+
+    async def _play_async(self) -> None:
+        """Both players loop freely while the clock runs, until the game-over event."""
+        await self._game(game_api.RESUME)
+        self._writer.append(GameStep(what="resume", at=time.time()))
+
+        game_over = asyncio.Event()
+
+        async def loop(role: Role) -> None:
+            while not game_over.is_set():
+                await self._turn(role)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(game_over.wait(), self.settings.idle_sleep_s)
+
+        async def over() -> None:
+            limit = self.mission.config.time_limit / self.mission.config.time_scale + 60
+            event = await self._events.wait_for(
+                (game_api.GameOver, game_api.BackendFailed), timeout_s=limit
+            )
+            if event is None:
+                raise EpisodeError(f"no game-over event within {limit:g} s of play")
+            if isinstance(event, game_api.BackendFailed):
+                raise EpisodeError(f"game backend failed: {event.reason}")
+            game_over.set()
+
+        loops = [asyncio.create_task(loop("defuser")), asyncio.create_task(loop("expert"))]
+        watcher = asyncio.create_task(over())
+        tasks = [*loops, watcher]
+        try:
+            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                task.result()  # a player's error or the backend's failure: crashed
+            # Game over: let the turns in flight finish (and be recorded), within a grace period.
+            await asyncio.wait(loops, timeout=_GRACE_S)
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        with contextlib.suppress(BusError):
+            await self._game(game_api.PAUSE)
+
+    # ------------------------------------------------------------------ summary
+
+    def _summary(
+        self,
+        players: list[PlayerInfo],
+        outcome: Outcome,
+        reason: str,
+        final: BombState | None,
+        started: float,
+        ended: float,
+    ) -> Summary:
+        limit = float(self.mission.config.time_limit)
+        remaining = final.timer_module.seconds_remaining if final else None
+        return Summary(
+            episode_id=self.dir.name, mission_id=self.mission.id, mode=self.spec.mode,
+            attempt=self.spec.attempt, players=players, outcome=outcome, reason=reason,
+            modules=[ModuleResult(name=m.name, solved=m.is_solved) for m in final.modules] if final else [],
+            strikes=len(final.strikes) if final else 0, time_limit=limit,
+            game_time_used=None if remaining is None else limit - remaining,
+            turns=dict(self._turns), messages=dict(self._messages), tokens=self._tokens,
+            cost_usd=self._cost, started_at=started, ended_at=ended,
+        )  # fmt: skip
+
+
+async def play_episode(
+    spec: EpisodeSpec,
+    settings: EpisodeSettings,
+    *,
+    admin_url: str,
+    run_dir: Path,
+    on_turn: OnTurn | None = None,
+    park_after: int | None = None,
+) -> Summary:
+    """Run one episode and add it to the run's ledger; a crash on the ``park_after``-th attempt
+    parks the episode (no more retries)."""
+    episode = Episode(spec, settings, admin_url=admin_url, run_dir=run_dir, on_turn=on_turn)
+    summary = await episode.run()
+    status: Status = "finished"
+    if summary.outcome == "crashed":
+        status = "parked" if park_after is not None and spec.attempt >= park_after else "crashed"
+    Ledger(run_dir).append(
+        LedgerEntry(
+            episode_key=spec.key, attempt=spec.attempt, status=status, outcome=summary.outcome,
+            reason=summary.reason, episode_dir=str(episode.dir.relative_to(run_dir)),
+            at=time.time(),
+        )
+    )  # fmt: skip
+    return summary

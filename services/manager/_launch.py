@@ -1,0 +1,109 @@
+"""Starting the three services of a game, as child processes or as tasks in this process.
+
+Processes are the real architecture (a player that dies takes nothing else with it; the chaos
+tests kill one). Tasks run the very same service code in this event loop, each with its own
+Redis connection under its own ACL user, for fast tests and benchmarks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Literal, Protocol
+
+import redis.asyncio as aioredis
+
+from services.bus import ENV_URL, Service, connect
+from services.bus._server import die_with_parent
+
+Launch = Literal["process", "task"]
+
+
+class Handle(Protocol):
+    name: Service
+
+    def failure(self) -> str | None:
+        """Why the service is gone, or ``None`` while it runs."""
+
+    async def finish(self, timeout_s: float) -> None:
+        """Wait for a requested exit, then force it."""
+
+
+class ProcessHandle:
+    def __init__(self, name: Service, args: list[str], url: str, log_path: Path) -> None:
+        self.name = name
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        self._log_path = log_path
+        env = {**os.environ, ENV_URL: url, "PYTHONUNBUFFERED": "1"}
+        with open(log_path, "ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", f"services.{_module(name)}", *args],
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                preexec_fn=die_with_parent,  # noqa: PLW1509 (see die_with_parent)
+            )
+
+    def failure(self) -> str | None:
+        code = self.proc.poll()
+        if code is None:
+            return None
+        tail = ""
+        with contextlib.suppress(OSError):
+            lines = self._log_path.read_text(errors="replace").strip().splitlines()
+            tail = f": {lines[-1]}" if lines else ""
+        return f"{self.name} process {self.proc.pid} exited with code {code}{tail}"
+
+    async def finish(self, timeout_s: float) -> None:
+        if self.proc.poll() is not None:
+            return
+        try:
+            await asyncio.wait_for(asyncio.to_thread(self.proc.wait), timeout_s)
+            return
+        except TimeoutError:
+            self.proc.terminate()
+        try:
+            await asyncio.wait_for(asyncio.to_thread(self.proc.wait), 5)
+        except TimeoutError:
+            self.proc.kill()
+            await asyncio.to_thread(self.proc.wait)
+
+
+class TaskHandle:
+    def __init__(
+        self, name: Service, url: str, body: Callable[[aioredis.Redis], Awaitable[None]]
+    ) -> None:
+        self.name = name
+        self._url = url
+        self.task = asyncio.create_task(self._run(body), name=f"service-{name}")
+
+    async def _run(self, body: Callable[[aioredis.Redis], Awaitable[None]]) -> None:
+        redis = connect(self._url)
+        try:
+            await body(redis)
+        finally:
+            await redis.aclose()
+
+    def failure(self) -> str | None:
+        if not self.task.done():
+            return None
+        if self.task.cancelled():
+            return f"{self.name} task was cancelled"
+        err = self.task.exception()
+        return f"{self.name} failed: {type(err).__name__}: {err}" if err else f"{self.name} exited"
+
+    async def finish(self, timeout_s: float) -> None:
+        await asyncio.wait({self.task}, timeout=timeout_s)
+        if not self.task.done():
+            self.task.cancel()
+            await asyncio.wait({self.task}, timeout=timeout_s)
+
+
+def _module(name: Service) -> str:
+    return "game" if name == "game" else "player"

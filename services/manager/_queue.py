@@ -1,0 +1,104 @@
+"""The suite's episode queue: a Redis Stream with a consumer group, shared by every worker.
+
+A producer (``gptnt suite run``) adds one ``Job`` per episode the run's ledger does not already
+count as done; workers (N in the suite process, and any ``gptnt worker`` on another host that
+points at the same Redis) take jobs with ``XREADGROUP``, play them, acknowledge them, and report
+each ended attempt on the run's result stream. A crashed episode is queued again with the next
+attempt number until ``retries`` is used up; then it is parked with its error. Nothing lives only
+in a process's memory (GPTNT's queue was a Python ``set`` in the manager).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import socket
+from collections.abc import Callable
+from pathlib import Path
+
+import redis.asyncio as aioredis
+from pydantic import BaseModel
+
+from gptnt.records import Ledger, Summary
+from services.manager._episode import OnTurn, play_episode
+from services.manager.api import EpisodeSettings, EpisodeSpec
+
+log = logging.getLogger(__name__)
+
+QUEUE = "gptnt:queue"
+GROUP = "workers"
+
+
+def results_key(run: str) -> str:
+    return f"gptnt:results:{run}"
+
+
+class Job(BaseModel):
+    """One episode attempt to play, and where its records go (``<out>/<run>``)."""
+
+    run: str
+    spec: EpisodeSpec
+    settings: EpisodeSettings
+    retries: int = 2  # crashed attempts re-queued before the episode is parked
+
+
+async def ensure_group(redis: aioredis.Redis) -> None:
+    with contextlib.suppress(aioredis.ResponseError):  # BUSYGROUP: it exists
+        await redis.xgroup_create(QUEUE, GROUP, id="0", mkstream=True)
+
+
+async def enqueue(redis: aioredis.Redis, jobs: list[Job]) -> None:
+    await ensure_group(redis)
+    for job in jobs:
+        await redis.xadd(QUEUE, {"job": job.model_dump_json()})
+
+
+async def work(
+    redis: aioredis.Redis,
+    admin_url: str,
+    out: Path,
+    *,
+    name: str | None = None,
+    stop: asyncio.Event | None = None,
+    on_turn: OnTurn | None = None,
+    on_start: Callable[[str, Job], None] | None = None,
+    on_end: Callable[[str, Job, Summary], None] | None = None,
+) -> None:
+    """Take jobs until ``stop`` is set (forever if ``None``)."""
+    consumer = name or f"{socket.gethostname()}-{os.getpid()}-{id(asyncio.current_task())}"
+    await ensure_group(redis)
+    while stop is None or not stop.is_set():
+        got = await redis.xreadgroup(GROUP, consumer, {QUEUE: ">"}, count=1, block=500)
+        if not got:
+            continue
+        for _stream, entries in got:
+            for entry_id, fields in entries:
+                job = Job.model_validate_json(fields["job"])
+                if on_start:
+                    on_start(consumer, job)
+                summary = await _play(redis, admin_url, out, job, on_turn)
+                await redis.xack(QUEUE, GROUP, entry_id)
+                await redis.xdel(QUEUE, entry_id)
+                if on_end:
+                    on_end(consumer, job, summary)
+
+
+async def _play(
+    redis: aioredis.Redis, admin_url: str, out: Path, job: Job, on_turn: OnTurn | None
+) -> Summary:
+    run_dir = out / job.run
+    park_after = job.retries + 1
+    summary = await play_episode(
+        job.spec, job.settings, admin_url=admin_url, run_dir=run_dir, on_turn=on_turn,
+        park_after=park_after,
+    )  # fmt: skip
+    entry = Ledger(run_dir).latest()[job.spec.key]
+    if entry.status == "crashed":
+        retry = job.model_copy(
+            update={"spec": job.spec.model_copy(update={"attempt": job.spec.attempt + 1})}
+        )
+        await enqueue(redis, [retry])
+    await redis.xadd(results_key(job.run), {"entry": entry.model_dump_json()})
+    return summary

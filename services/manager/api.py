@@ -1,0 +1,54 @@
+"""What the Experiment Manager runs: one episode's spec and settings, and how it ended.
+
+The manager is the caller of every other service; nothing calls it over the bus. Its inputs are
+these models (from the CLI, or from the suite's episode queue as JSON).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Mode = Literal["sync", "async"]
+Launch = Literal["process", "task"]
+
+
+class EpisodeSpec(BaseModel):
+    """One episode to play. ``key`` is its natural key in the run (used for resume)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    key: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+    mission_id: str
+    mode: Mode
+    defuser: str = "oracle"  # scripted Defuser policy
+    expert: str = "oracle"  # scripted Expert policy
+    seed: int = 0  # seed of the policies' own randomness (the bomb's seed is the mission's)
+    attempt: int = Field(default=1, ge=1)
+
+    @classmethod
+    def make(cls, mission_id: str, mode: Mode, defuser: str = "oracle", expert: str = "oracle",
+             *, repeat: int = 0, seed: int = 0, attempt: int = 1) -> EpisodeSpec:  # fmt: skip
+        key = f"{mission_id}.{mode}.{defuser}-{expert}.r{repeat}"
+        return cls(key=key, mission_id=mission_id, mode=mode, defuser=defuser, expert=expert,
+                   seed=seed, attempt=attempt)  # fmt: skip
+
+
+class EpisodeSettings(BaseModel):
+    """How episodes are run. Seconds are wall-clock unless they say game time."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    backend: str = "sim"  # sim, sim-process, or the URL of a protocol server (stub, real game)
+    launch: Launch = "process"  # services as child processes (real) or in-process tasks
+    width: int = 640
+    height: int = 480
+    idle_sleep_s: float = 0.5  # async: each player's pause between turns
+    step_sleep_s: float = 0.0  # sync: wall sleep after each /timestep. GPTNT slept 3 s so the
+    # real game could animate; the simulator's /timestep is complete when it returns.
+    turn_timeout_s: float = 120.0  # one player turn (a model call may be slow)
+    game_call_s: float = 15.0  # one call to the game service
+    startup_timeout_s: float = 60.0  # services ready, lights off, lights on
+    stop_timeout_s: float = 5.0  # players and game asked to stop, then terminated
+    wall_limit_s: float | None = None  # whole episode; default: 3 × time limit + 120 s

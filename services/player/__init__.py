@@ -1,0 +1,7 @@
+"""The Player Service: one role's seat (Defuser or Expert) in one game (see ``api``)."""
+
+from __future__ import annotations
+
+from services.player._service import PARTNER, PlayerService, make_policy
+
+__all__ = ["PARTNER", "PlayerService", "make_policy"]

@@ -1,0 +1,186 @@
+"""The Player Service: one role's seat in one game.
+
+Each turn: drain the inbox (atomically) → observe (Defuser only, through the game service) →
+ask the policy → dispatch the action (to the game, or to the partner's inbox) → return the
+turn's record, whose frames are already stored in the episode directory by content hash.
+The Expert's service has no game client at all, and its Redis user could not reach the game
+if it tried.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import io
+import time
+from pathlib import Path
+
+import numpy as np
+import redis.asyncio as aioredis
+from PIL import Image
+
+from gptnt.errors import RemoteError
+from gptnt.players.actions import (
+    InteractGame,
+    Interaction,
+    MarkLocation,
+    SendMessage,
+    to_game_action,
+)
+from gptnt.players.feedback import Issue
+from gptnt.players.scripted import Mode, Observation, Policy, TurnInput
+from gptnt.players.seats import build_policy, resolve_seat
+from gptnt.records import RecordedAction, Tokens, TurnEvent, store_png
+from gptnt.vision import build_marks
+from services.bus import GameKeys, HeartbeatSender, Inbox, Role, RpcClient, RpcServer
+from services.game import api as game_api
+from services.player import api
+
+PARTNER: dict[Role, Role] = {"defuser": "expert", "expert": "defuser"}
+GAME_CALL_S = 10.0  # wall-clock deadline of one call to the game service
+
+
+def make_policy(role: Role, ref: str, *, mode: Mode, seed: int) -> Policy:
+    """The policy a seat plays ``ref`` with: a scripted policy name, or a model player ref
+    (resolved by ``gptnt.players.seats``, the same way the manager labels the player)."""
+    return build_policy(resolve_seat(role, ref), mode=mode, seed=seed)  # type: ignore[return-value]
+
+
+def _decode_png(data: str) -> np.ndarray:
+    with Image.open(io.BytesIO(base64.b64decode(data))) as image:
+        return np.asarray(image.convert("RGB"))
+
+
+class PlayerService:
+    def __init__(
+        self,
+        redis: aioredis.Redis,
+        keys: GameKeys,
+        role: Role,
+        policy: Policy,
+        *,
+        episode_dir: Path,
+        mode: Mode,
+    ) -> None:
+        self.role = role
+        self._redis = redis
+        self._keys = keys
+        self._policy = policy
+        self._dir = episode_dir
+        self._mode = mode
+        self._inbox = Inbox(redis, keys, role)
+        # Only the Defuser gets a route to the game.
+        self._game = RpcClient(redis, keys, "defuser") if role == "defuser" else None
+        self._heartbeat = HeartbeatSender(redis, keys, role)
+        self._stop = asyncio.Event()
+        self._turns = 0
+
+    async def run(self) -> None:
+        server = RpcServer(self._redis, self._keys, self.role)
+        server.method(api.TURN, api.TurnRequest, self.turn)
+        server.method(api.STOP, api.StopRequest, self.stop)
+        self._heartbeat.state = "ready"
+        tasks = [
+            asyncio.create_task(server.serve(self._stop)),
+            asyncio.create_task(self._heartbeat.run(self._stop)),
+        ]
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+        self._stop.set()  # one of them failed: stop the other
+        await asyncio.gather(*tasks)
+
+    async def stop(self, request: api.StopRequest) -> api.Stopped:
+        self._heartbeat.state = "stopping"
+        self._stop.set()
+        return api.Stopped(turns=self._turns)
+
+    async def turn(self, request: api.TurnRequest) -> api.TurnReply:
+        self._heartbeat.state = "turn"
+        started = time.time()
+        received = [m.text for m in await self._inbox.drain()]
+        observation, frames, mask, png_bytes, seconds = None, [], None, 0, None
+        errors: list[str] = []
+        if self._game is not None:
+            observation, frames, mask, png_bytes, seconds = await self._observe()
+        t0 = time.monotonic()
+        decision = await self._policy.decide(
+            TurnInput(role=self.role, turn=request.turn, mode=self._mode, messages=received,
+                      observation=observation)
+        )  # fmt: skip
+        latency = time.monotonic() - t0
+        action = decision.action
+        recorded = RecordedAction(kind=action.kind)
+        result: str | None = None
+        if isinstance(action, SendMessage):
+            await self._inbox.send(PARTNER[self.role], action.message)
+            recorded = RecordedAction(kind="send_message", message=action.message)
+        elif isinstance(action, InteractGame):
+            result, recorded, issue = await self._interact(action, observation)
+            if issue is not None:
+                errors.append(f"{issue.code}: {issue.detail}")
+        self._turns += 1
+        self._heartbeat.state = "ready"
+        tokens, cost, warnings = Tokens(), 0.0, []
+        model_turn = getattr(self._policy, "last", None)  # a model policy's last call, if any
+        if model_turn is not None:
+            usage = model_turn.call.usage
+            tokens = Tokens(
+                input=usage.input_tokens,
+                output=usage.output_tokens,
+                cache_read=usage.cache_read_tokens,
+                cache_write=usage.cache_write_tokens,
+            )
+            cost = model_turn.call.cost_usd or 0.0
+            warnings = list(model_turn.warnings)
+            errors = [*model_turn.errors, *errors]
+        event = TurnEvent(
+            role=self.role, turn=request.turn, started_at=started, dispatched_at=time.time(),
+            seconds_remaining=seconds, received=received, raw_output=decision.text,
+            action=recorded, result=result, warnings=warnings, errors=errors, frames=frames,
+            mask=mask, tokens=tokens, cost_usd=cost, latency_s=latency,
+        )  # fmt: skip
+        return api.TurnReply(event=event, png_bytes=png_bytes)
+
+    async def _observe(self) -> tuple[Observation, list[str], str | None, int, float | None]:
+        assert self._game is not None
+        request = game_api.ObserveRequest(frames=1, mask=True, state=True)
+        obs = await self._game.call(
+            "game", game_api.OBSERVE, request, game_api.Observation, timeout_s=GAME_CALL_S
+        )
+        hashes = [store_png(self._dir, base64.b64decode(f)) for f in obs.frames]
+        mask_hash = store_png(self._dir, base64.b64decode(obs.mask)) if obs.mask else None
+        frames = [_decode_png(f) for f in obs.frames]
+        marks = None
+        if obs.mask is not None and frames:
+            focused = obs.state.focused if obs.state else None
+            marks = build_marks(
+                _decode_png(obs.mask), frames[-1], focused.name if focused else None
+            )
+        privileged = obs.state if self._policy.privileged else None
+        seconds = obs.status.seconds_remaining
+        return Observation(frames, marks, privileged), hashes, mask_hash, obs.png_bytes, seconds
+
+    async def _interact(
+        self, action: InteractGame, observation: Observation | None
+    ) -> tuple[str | None, RecordedAction, Issue | None]:
+        assert self._game is not None
+        marks = observation.marks if observation else None
+        label = action.location.label if isinstance(action.location, MarkLocation) else None
+        wire = to_game_action(action, Interaction(), marks)
+        if isinstance(wire, Issue):
+            return None, RecordedAction(kind="interact_game", name=action.action, label=label), wire
+        recorded = RecordedAction(
+            kind="interact_game",
+            name=action.action,
+            label=label,
+            x_pos=wire.x_pos,
+            y_pos=wire.y_pos,
+        )
+        try:
+            reply = await self._game.call(
+                "game", game_api.ACT, game_api.ActRequest(action=wire), game_api.ActReply,
+                timeout_s=GAME_CALL_S,
+            )  # fmt: skip
+        except RemoteError as err:
+            # The game refused (e.g. the bomb just ended): a fact of the turn, not a crash.
+            return f"refused: {err}", recorded, None
+        return reply.result, recorded, None

@@ -1,0 +1,159 @@
+"""Failures end one episode as ``crashed`` with the reason, quickly, and the run goes on."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import uvicorn
+
+from gptnt.records import Ledger, read_events, read_summary
+from gptnt.sim.game import Game
+from gptnt.sim.server import create_app
+from services.manager import Episode, EpisodeSettings, EpisodeSpec, play_episode
+from services.manager._launch import ProcessHandle
+
+
+@pytest.mark.slow
+async def test_killed_player_process_crashes_only_its_episode(
+    redis_admin_url: str, tmp_path: Path
+) -> None:
+    settings = EpisodeSettings(launch="process", startup_timeout_s=60)
+    spec = EpisodeSpec.make("Wires-798", "sync")
+    episode = Episode(spec, settings, admin_url=redis_admin_url, run_dir=tmp_path)
+    killed: list[int] = []
+
+    def kill_expert(_spec, event) -> None:  # type: ignore[no-untyped-def]
+        if event.role == "defuser" and not killed:
+            handle = next(h for h in episode._handles if h.name == "expert")
+            assert isinstance(handle, ProcessHandle)
+            os.kill(handle.proc.pid, signal.SIGKILL)
+            killed.append(handle.proc.pid)
+
+    episode._on_turn = kill_expert
+    start = time.monotonic()
+    summary = await episode.run()
+    assert killed
+    assert summary.outcome == "crashed"
+    assert "expert" in summary.reason and str(-signal.SIGKILL) in summary.reason
+    assert time.monotonic() - start < 30
+    # The record is complete and says why.
+    assert read_summary(episode.dir) == summary
+    events = list(read_events(episode.dir))
+    assert events[-1].kind == "episode_ended" and events[-1].reason == summary.reason
+    # No process of that game is left behind.
+    for handle in episode._handles:
+        assert isinstance(handle, ProcessHandle) and handle.proc.poll() is not None
+
+    # The run goes on: the next episode in the same run directory is played normally.
+    nxt = await play_episode(
+        EpisodeSpec.make("Wires-813", "sync"),
+        settings.model_copy(update={"launch": "task"}),
+        admin_url=redis_admin_url,
+        run_dir=tmp_path,
+    )
+    assert nxt.outcome == "solved"
+
+
+class _StallableSim:
+    """The simulator over real HTTP that can be told to stop answering (requests then hang)."""
+
+    def __init__(self) -> None:
+        self.stalled = threading.Event()
+        self._app = create_app(Game(width=320, height=240))
+
+    async def __call__(self, scope, receive, send):  # type: ignore[no-untyped-def]
+        if scope["type"] == "http" and self.stalled.is_set():
+            await asyncio.sleep(3600)
+        await self._app(scope, receive, send)
+
+
+@pytest.fixture
+def stallable_sim() -> Iterator[tuple[str, _StallableSim]]:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    app = _StallableSim()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}", app
+    server.should_exit = server.force_exit = True
+    thread.join(5)
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+async def test_game_backend_that_stops_answering_ends_the_episode(
+    mode: str, stallable_sim: tuple[str, _StallableSim], redis_admin_url: str, tmp_path: Path
+) -> None:
+    url, sim = stallable_sim
+    settings = EpisodeSettings(
+        backend=url,
+        launch="task",
+        game_call_s=1.0,
+        idle_sleep_s=0.05,
+        width=320,
+        height=240,
+        turn_timeout_s=3,
+        stop_timeout_s=1,
+    )
+    spec = EpisodeSpec.make("Password-234", mode)
+
+    def stall_after_a_few_turns(_spec, event) -> None:  # type: ignore[no-untyped-def]
+        if event.role == "defuser" and event.turn == 2:
+            sim.stalled.set()
+
+    start = time.monotonic()
+    summary = await play_episode(
+        spec, settings, admin_url=redis_admin_url, run_dir=tmp_path, on_turn=stall_after_a_few_turns
+    )
+    assert sim.stalled.is_set()
+    assert summary.outcome == "crashed"
+    assert summary.reason
+    assert time.monotonic() - start < 30
+    assert Ledger(tmp_path).latest()[spec.key].status == "crashed"
+
+
+async def test_an_episode_that_keeps_crashing_is_retried_then_parked(
+    redis_admin_url: str, tmp_path: Path
+) -> None:
+    from services.bus import connect
+    from services.manager._queue import Job, enqueue, work
+
+    dead = "http://127.0.0.1:9"  # nothing listens there: the game backend never comes up
+    settings = EpisodeSettings(backend=dead, launch="task", startup_timeout_s=1, stop_timeout_s=1)
+    job = Job(run="park", spec=EpisodeSpec.make("Wires-234", "sync"), settings=settings, retries=1)
+    redis = connect(redis_admin_url)
+    stop = asyncio.Event()
+    ledger = Ledger(tmp_path / "park")
+
+    async def until_parked() -> None:
+        while not ledger.done():
+            await asyncio.sleep(0.1)
+        stop.set()
+
+    try:
+        await enqueue(redis, [job])
+        await asyncio.wait_for(
+            asyncio.gather(
+                work(connect(redis_admin_url), redis_admin_url, tmp_path, stop=stop), until_parked()
+            ),
+            timeout=60,
+        )
+    finally:
+        stop.set()
+        await redis.aclose()
+    entries = list(ledger.entries())
+    assert [(e.attempt, e.status) for e in entries] == [(1, "crashed"), (2, "parked")]
+    assert all(e.outcome == "crashed" and e.reason for e in entries)
+    assert "game" in entries[-1].reason

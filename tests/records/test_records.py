@@ -1,0 +1,146 @@
+"""Episode records and the ledger on real files."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import time
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from gptnt.records import (
+    EpisodeEnded,
+    EpisodeStarted,
+    EpisodeWriter,
+    Ledger,
+    LedgerEntry,
+    ModuleResult,
+    PlayerInfo,
+    RecordedAction,
+    Summary,
+    TurnEvent,
+    episode_dir,
+    frame_path,
+    read_events,
+    read_summary,
+)
+
+PLAYERS = [
+    PlayerInfo(
+        role="defuser",
+        policy="oracle",
+        kind="scripted",
+        privileged=True,
+        label="oracle (privileged, scripted)",
+    ),
+    PlayerInfo(role="expert", policy="oracle", kind="scripted", label="oracle (scripted)"),
+]
+
+
+def _png(colour: tuple[int, int, int]) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (8, 8), colour).save(out, format="PNG")
+    return out.getvalue()
+
+
+def _summary(key: str, outcome: str = "solved") -> Summary:
+    now = time.time()
+    return Summary(
+        episode_id=key,
+        mission_id="3",
+        mode="sync",
+        players=PLAYERS,
+        outcome=outcome,
+        modules=[ModuleResult(name="Wires", solved=True), ModuleResult(name="Maze", solved=False)],
+        time_limit=180,
+        started_at=now,
+        ended_at=now,
+    )
+
+
+def test_episode_round_trip(tmp_path: Path) -> None:
+    writer = EpisodeWriter(tmp_path / "ep")
+    started = EpisodeStarted(
+        episode_id="ep", mission_id="3", mode="sync", players=PLAYERS, mission="{}", at=1.0
+    )
+    writer.append(started)
+    red = _png((255, 0, 0))
+    digest = writer.store_png(red)
+    assert writer.store_png(red) == digest  # stored once
+    assert digest == hashlib.sha256(red).hexdigest()
+    assert frame_path(tmp_path / "ep", digest).read_bytes() == red
+    turn = TurnEvent(
+        role="defuser",
+        turn=0,
+        started_at=1.0,
+        dispatched_at=1.1,
+        raw_output="press A",
+        action=RecordedAction(
+            kind="interact_game", name="click_release", label="A", x_pos=0.5, y_pos=0.5
+        ),
+        frames=[digest],
+    )
+    writer.append(turn)
+    # Before the summary exists the episode counts as unfinished, yet its events are readable.
+    assert read_summary(tmp_path / "ep") is None
+    assert [e.kind for e in read_events(tmp_path / "ep")] == ["episode_started", "turn"]
+    writer.append(EpisodeEnded(outcome="solved", reason="all modules solved", at=2.0))
+    writer.finish(_summary("ep"))
+    summary = read_summary(tmp_path / "ep")
+    assert summary is not None and summary.modules_solved == 1
+    assert list(read_events(tmp_path / "ep"))[1] == turn
+    assert not list((tmp_path / "ep").glob(".*tmp"))
+
+
+def test_torn_last_line_is_skipped_but_a_torn_middle_is_an_error(tmp_path: Path) -> None:
+    writer = EpisodeWriter(tmp_path / "ep")
+    writer.append(EpisodeEnded(outcome="timeout", reason="clock", at=1.0))
+    writer.close()
+    with open(tmp_path / "ep" / "events.jsonl", "a") as out:
+        out.write('{"kind": "turn", "role": "def')
+    assert len(list(read_events(tmp_path / "ep"))) == 1
+    with open(tmp_path / "ep" / "events.jsonl", "a") as out:
+        out.write('\n{"kind": "episode_ended", "outcome": "solved", "reason": "", "at": 2}\n')
+    with pytest.raises(ValueError):
+        list(read_events(tmp_path / "ep"))
+
+
+def test_unknown_fields_and_outcomes_are_refused() -> None:
+    with pytest.raises(ValueError):
+        EpisodeEnded(outcome="exploded", reason="", at=0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        RecordedAction(kind="interact_game", colour="red")  # type: ignore[call-arg]
+
+
+def test_ledger_resume_and_rebuild(tmp_path: Path) -> None:
+    ledger = Ledger(tmp_path)
+    assert ledger.done() == set()
+    for key, attempt, status, outcome in [
+        ("m1", 1, "finished", "solved"),
+        ("m2", 1, "crashed", "crashed"),
+        ("m2", 2, "finished", "timeout"),
+        ("m3", 1, "crashed", "crashed"),
+        ("m4", 1, "parked", "crashed"),
+    ]:
+        path = episode_dir(tmp_path, key, attempt)
+        EpisodeWriter(path).finish(_summary(key, outcome))
+        ledger.append(
+            LedgerEntry(
+                episode_key=key,
+                attempt=attempt,
+                status=status,
+                outcome=outcome,
+                episode_dir=str(path.relative_to(tmp_path)),
+                at=time.time(),
+            )
+        )
+    assert ledger.done() == {"m1", "m2", "m4"}
+    assert ledger.attempts("m2") == 2
+    with open(ledger.path, "a") as out:
+        out.write('{"kind": "ledger_en')  # a writer killed mid-line
+    assert ledger.done() == {"m1", "m2", "m4"}
+    assert ledger.rebuild() == 5
+    # Rebuilt from summaries: "parked" is a decision of the queue, so m4 comes back as crashed.
+    assert ledger.done() == {"m1", "m2"}

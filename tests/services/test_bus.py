@@ -1,0 +1,197 @@
+"""The bus over a real Redis: RPC deadlines and faults, inbox draining, events, heartbeats, ACLs."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import redis.exceptions
+from pydantic import BaseModel, TypeAdapter
+
+from gptnt.errors import DeadlineExceeded, RemoteError, SimulatorError
+from services.bus import (
+    EventStream,
+    GameKeys,
+    HeartbeatSender,
+    Inbox,
+    RpcClient,
+    RpcServer,
+    connect,
+    create_users,
+    read_heartbeat,
+)
+
+
+class Echo(BaseModel):
+    text: str
+    delay_s: float = 0.0
+
+
+async def _echo(params: Echo) -> Echo:
+    await asyncio.sleep(params.delay_s)
+    if params.text == "boom":
+        raise SimulatorError("Cannot send action to the game in PostGame state")
+    if params.text == "bug":
+        raise KeyError("internal")
+    return Echo(text=params.text.upper())
+
+
+@pytest.fixture
+async def echo_server(admin, keys: GameKeys):
+    server = RpcServer(admin, keys, "game")
+    server.method("echo", Echo, _echo, callers=("manager", "defuser"))
+    server.method("secret", Echo, _echo, callers=("manager",))
+    task = asyncio.create_task(server.serve())
+    yield server
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+
+
+async def test_rpc_round_trip(admin, keys, echo_server) -> None:
+    client = RpcClient(admin, keys, "manager")
+    got = await client.call("game", "echo", Echo(text="hi"), Echo, timeout_s=5)
+    assert got.text == "HI"
+
+
+async def test_concurrent_calls_get_their_own_replies(admin, keys, echo_server) -> None:
+    client = RpcClient(admin, keys, "manager")
+    texts = [f"m{i}" for i in range(20)]
+    got = await asyncio.gather(
+        *(
+            client.call("game", "echo", Echo(text=t, delay_s=0.01 * (i % 3)), Echo, timeout_s=5)
+            for i, t in enumerate(texts)
+        )
+    )
+    assert [g.text for g in got] == [t.upper() for t in texts]
+
+
+async def test_remote_exception_comes_back_typed(admin, keys, echo_server) -> None:
+    client = RpcClient(admin, keys, "manager")
+    with pytest.raises(RemoteError) as err:
+        await client.call("game", "echo", Echo(text="boom"), Echo, timeout_s=5)
+    assert err.value.kind == "SimulatorError"
+    assert err.value.service == "game"
+    assert "PostGame" in err.value.message
+    with pytest.raises(RemoteError) as err:
+        await client.call("game", "echo", Echo(text="bug"), Echo, timeout_s=5)
+    assert err.value.kind == "KeyError"
+
+
+async def test_method_not_offered_to_caller_is_refused(admin, keys, echo_server) -> None:
+    client = RpcClient(admin, keys, "defuser")
+    with pytest.raises(RemoteError) as err:
+        await client.call("game", "secret", Echo(text="x"), Echo, timeout_s=5)
+    assert err.value.kind == "PermissionError"
+
+
+async def test_handler_overrunning_its_deadline_is_answered(admin, keys, echo_server) -> None:
+    client = RpcClient(admin, keys, "manager")
+    with pytest.raises((RemoteError, DeadlineExceeded)):
+        await client.call("game", "echo", Echo(text="slow", delay_s=5), Echo, timeout_s=0.3)
+
+
+async def test_no_server_means_deadline_exceeded(admin, keys) -> None:
+    client = RpcClient(admin, keys, "manager")
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    with pytest.raises(DeadlineExceeded, match="expert.turn"):
+        await client.call("expert", "turn", Echo(text="x"), Echo, timeout_s=0.2)
+    assert loop.time() - start < 2.0
+
+
+async def test_inbox_drain_loses_and_duplicates_nothing(admin, keys) -> None:
+    expert = Inbox(admin, keys, "expert")
+    defuser = Inbox(admin, keys, "defuser")
+    received: list[str] = []
+
+    async def sender() -> None:
+        for i in range(200):
+            await expert.send("defuser", f"m{i}")
+
+    async def drainer() -> None:
+        while len(received) < 200:
+            received.extend(m.text for m in await defuser.drain())
+            await asyncio.sleep(0)
+
+    await asyncio.wait_for(asyncio.gather(sender(), drainer()), timeout=10)
+    assert received == [f"m{i}" for i in range(200)]
+    assert await defuser.drain() == []
+
+
+class Ping(BaseModel):
+    kind: str = "ping"
+    n: int
+
+
+async def test_events_are_durable_for_a_late_reader(admin, keys) -> None:
+    adapter = TypeAdapter(Ping)
+    await EventStream(admin, keys, adapter).publish(Ping(n=1))
+    await EventStream(admin, keys, adapter).publish(Ping(n=2))
+    reader = EventStream(admin, keys, adapter)
+    assert (await reader.wait_for(Ping, timeout_s=1)).n == 1
+    assert (await reader.wait_for(Ping, timeout_s=1)).n == 2
+    assert await reader.wait_for(Ping, timeout_s=0.2) is None
+
+
+async def test_heartbeat_expires_when_the_sender_stops(admin, keys) -> None:
+    sender = HeartbeatSender(admin, keys, "defuser", interval_s=0.05, ttl_s=0.3)
+    sender.state = "ready"
+    await sender.beat()
+    beat = await read_heartbeat(admin, keys, "defuser")
+    assert beat is not None and beat.state == "ready" and beat.seq == 1
+    await asyncio.sleep(0.5)
+    assert await read_heartbeat(admin, keys, "defuser") is None
+
+
+async def test_expert_acl_reaches_only_the_inboxes(admin, keys, redis_admin_url) -> None:
+    creds = await create_users(admin, keys)
+    expert = connect(creds["expert"].url(redis_admin_url))
+    game = connect(creds["game"].url(redis_admin_url))
+    try:
+        # What the Expert may do: write the Defuser's inbox, drain its own, serve the manager.
+        await Inbox(expert, keys, "expert").send("defuser", "cut the third wire")
+        assert [m.text for m in await Inbox(admin, keys, "defuser").drain()] == [
+            "cut the third wire"
+        ]
+        await Inbox(admin, keys, "defuser").send("expert", "three wires")
+        assert [m.text for m in await Inbox(expert, keys, "expert").drain()] == ["three wires"]
+        await HeartbeatSender(expert, keys, "expert").beat()
+
+        # The game service publishes an event and beats; the Expert can see none of it.
+        await EventStream(game, keys, TypeAdapter(Ping)).publish(Ping(n=1))
+        await HeartbeatSender(game, keys, "game").beat()
+        forbidden = [
+            lambda: expert.get(keys.heartbeat("game")),
+            lambda: expert.xread({keys.events: "0"}),
+            lambda: expert.xadd(keys.events, {"event": "{}"}),
+            lambda: expert.rpush(keys.rpc("game", "defuser"), "{}"),
+            lambda: expert.rpush(keys.rpc("game", "expert"), "{}"),
+            lambda: expert.lrange(keys.rpc("defuser", "manager"), 0, -1),
+            lambda: expert.blpop([keys.reply("defuser", "x")], timeout=0.01),
+            lambda: expert.publish(f"{keys.prefix}game:events", "x"),
+            lambda: expert.scan(),
+            lambda: expert.keys("*"),
+            lambda: expert.get(GameKeys("other").inbox("expert")),
+        ]
+        for attempt in forbidden:
+            with pytest.raises(redis.exceptions.NoPermissionError):
+                await attempt()
+        sub = expert.pubsub()
+        with pytest.raises(redis.exceptions.NoPermissionError):
+            await sub.subscribe(f"{keys.prefix}game:events")
+            await sub.get_message(timeout=1.0)
+        await sub.aclose()
+    finally:
+        await expert.aclose()
+        await game.aclose()
+
+
+async def test_game_user_cannot_read_player_inboxes(admin, keys, redis_admin_url) -> None:
+    creds = await create_users(admin, keys)
+    game = connect(creds["game"].url(redis_admin_url))
+    try:
+        for role in ("defuser", "expert"):
+            with pytest.raises(redis.exceptions.NoPermissionError):
+                await game.lrange(keys.inbox(role), 0, -1)
+    finally:
+        await game.aclose()
