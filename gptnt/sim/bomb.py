@@ -54,6 +54,7 @@ class BombSpec:
     max_strikes: int = 3
     opt_widgets: int = 5
     front_only: bool = False
+    clock_start: float = 0.0  # bomb time at which the timer starts counting down
 
 
 class Bomb:
@@ -79,7 +80,7 @@ class Bomb:
         self.outcome: Outcome | None = None
         self.ended_at: float | None = None  # bomb time of the outcome
         # Timer: remaining = _anchor_remaining - (now - _anchor_t) * rate, re-anchored at strikes.
-        self._anchor_t = 0.0
+        self._anchor_t = spec.clock_start
         self._anchor_remaining = float(spec.time_limit)
         self._rate = STRIKE_RATES[0]
 
@@ -144,7 +145,7 @@ class Bomb:
         if self.outcome is not None:
             return
         self._anchor_remaining = self.seconds_remaining()
-        self._anchor_t = self.now
+        self._anchor_t = max(self.now, self._anchor_t)  # a strike before the clock starts
         self.strikes.append(module)
         self._rate = STRIKE_RATES[min(len(self.strikes), len(STRIKE_RATES) - 1)]
         if len(self.strikes) >= self.spec.max_strikes:
@@ -158,7 +159,8 @@ class Bomb:
             t = self.now
         if self.ended_at is not None:
             t = min(t, self.ended_at)
-        return max(0.0, self._anchor_remaining - (t - self._anchor_t) * self._rate)
+        running = max(0.0, t - self._anchor_t)
+        return max(0.0, self._anchor_remaining - running * self._rate)
 
     def time_of_zero(self) -> float:
         """The bomb time at which the clock reaches zero at the current rate."""

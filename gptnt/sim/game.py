@@ -13,13 +13,13 @@ exact. ``timestep`` adds ``timeStepSize`` of game time at once, with no wall-clo
 **Lifecycle** (§4): ``Gameplay`` at boot → ``Setup`` after ``transition_seconds`` of wall time;
 ``start_mission`` → ``Transitioning`` → ``Gameplay`` → ``LightsOff`` (each ``transition_seconds``
 of wall time); once game time runs in the dark, the lights come on after ``LIGHTS_ON_DELAY``
-(our choice) and the bomb clock starts; ``FIRST_LIGHTS_ON_DELAY`` (1.5 s) later the state is
-``LightsOn``, ``/state`` answers and frames are captured, one per 0.25 s of game time into a
+(our choice); ``FIRST_LIGHTS_ON_DELAY`` (1.5 s) later the state is ``LightsOn``, the bomb
+timer starts counting down from the full time limit, ``/state`` answers and frames are captured, one per 0.25 s of game time into a
 16-frame ring. When the bomb is solved or explodes, capture stops and the state becomes
 ``PostGame`` ``transition_seconds`` of wall time later. ``reset`` goes back to ``Setup``.
 
-**Game time** here is *bomb time*: seconds since the bomb clock started (negative in the dark
-before the lights come on); the bomb and its modules only ever see t ≥ 0.
+**Game time** here is *bomb time*: seconds since the lights came on (negative in the dark
+before); the bomb and its modules only ever see t ≥ 0.
 
 **Camera** (§6.3): the bomb is held facing front at lights-on. Clicking a module zooms in and
 ``out`` zooms out, both *deferred until game time next runs* (as in the mod, so in sync play the
@@ -180,6 +180,10 @@ class Game:
             max_strikes=config.num_strikes,
             opt_widgets=config.opt_widgets,
             front_only=config.is_front,
+            # Our choice: the timer starts when the state reads LightsOn, so a harness that
+            # pauses there starts play with exactly the time limit (the real game starts it at
+            # lights-on, 1.5 s earlier, and play begins a little below the limit).
+            clock_start=FIRST_LIGHTS_ON_DELAY,
         )
         try:
             bomb = Bomb.generate(spec, self.ruleset)

@@ -85,7 +85,8 @@ def test_lifecycle_follows_the_mod() -> None:
     assert game.health() == "LightsOn"
     state = game.state()
     assert state.is_light_on and state.bomb_side == "front"
-    assert state.timer_module.seconds_remaining == pytest.approx(300 - 1.6)
+    # 1.6 s of lit time, but the timer only started at LightsOn (1.5 s after lights on)
+    assert state.timer_module.seconds_remaining == pytest.approx(300 - 0.1)
 
 
 def test_start_mission_only_from_setup() -> None:
@@ -193,8 +194,10 @@ def test_timeout_explodes_and_leads_to_post_game() -> None:
     game = _game(clock, transition_seconds=0.01)
     clock.now += 0.01
     game.start_mission(_config(time_limit=5, needy_time=5))
-    game.timestep()  # to 2.5 s, LightsOn
-    game.timestep()  # 2.5 s → 5.5 s: the clock hits zero at 5 s
+    game.timestep()  # to 2.5 s, LightsOn (the timer started at 1.5 s)
+    game.timestep()  # 2.5 s → 5.5 s: 1 s left
+    assert game.state().timer_module.seconds_remaining == pytest.approx(1.0)
+    game.timestep()  # 5.5 s → 8.5 s: the clock hits zero at 6.5 s
     state = game.state()
     assert state.is_detonated and state.timer_module.seconds_remaining == 0.0
     with pytest.raises(SimulatorError, match="Cannot send action to the game in LightsOn state"):
