@@ -26,6 +26,9 @@ _COMMAND_MODULES = [
     "manual",
     "sim",
     "run",
+    "suite",
+    "report",
+    "baseline",
 ]
 
 for _name in _COMMAND_MODULES:
