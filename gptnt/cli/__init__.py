@@ -29,6 +29,7 @@ _COMMAND_MODULES = [
     "suite",
     "report",
     "baseline",
+    "vllm",
 ]
 
 for _name in _COMMAND_MODULES:

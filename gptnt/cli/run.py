@@ -1,6 +1,6 @@
 """``gptnt run``: play one episode (game + two players over Redis) and print its result.
 
-With no model named, the players are the scripted oracle pair (privileged, not a model), so
+With no player named, they are the scripted oracle pair (privileged, not a model), so
 ``gptnt run --mission 3 --mode async`` needs no key, no game and no Redis: the simulator runs
 in the game service and an embedded Redis server is started and stopped around the run.
 """
@@ -60,7 +60,7 @@ def _cells(s: Summary) -> dict[str, str]:
         "mission": s.mission_id,
         "mode": s.mode,
         "defuser": players.get("defuser", "?"),
-        "expert": players.get("expert", "?"),
+        "expert": players.get("expert", "none (solo)"),
         "outcome": icon[s.outcome],
         "modules": f"{s.modules_solved}/{len(s.modules)} "
         + " ".join(("●" if m.solved else "○") + m.name for m in s.modules),
@@ -102,12 +102,43 @@ def run(
         str, typer.Option("--mode", help="sync (turn-based, paused clock) or async (real time).")
     ] = "async",
     defuser: Annotated[
-        str,
-        typer.Option(help="Defuser policy: oracle (privileged, scripted) or random (scripted)."),
-    ] = "oracle",
+        str | None,
+        typer.Option(
+            help="The Defuser: oracle (privileged, scripted), random (scripted), a player config "
+            "in configs/players/ (claude-sonnet-4-6, gpt-5-2, gemini-3-flash, qwen3-5-27b, "
+            "internvl3-5-38b), a YAML file, or a pydantic-ai model string "
+            "(anthropic:claude-sonnet-4-6). Default: oracle."
+        ),
+    ] = None,
     expert: Annotated[
-        str, typer.Option(help="Expert policy: oracle or idle (scripted).")
-    ] = "oracle",
+        str | None,
+        typer.Option(
+            help="The Expert: oracle or idle (scripted), or a model as for --defuser. "
+            "Default: oracle."
+        ),
+    ] = None,
+    solo: Annotated[
+        str | None,
+        typer.Option(
+            help="Ablation (paper §10.2): one model, named as for --defuser, holds the bomb and "
+            "the manual; no Expert plays."
+        ),
+    ] = None,
+    no_manual: Annotated[
+        bool,
+        typer.Option(
+            "--no-manual",
+            help="With --solo: the model plays without the manual (parametric knowledge only).",
+        ),
+    ] = False,
+    manual: Annotated[
+        str,
+        typer.Option(
+            help="The manual a model Expert (or solo model) reads: 'generated' (typeset for the "
+            "game's rules) or a manual directory from `gptnt manual build` / `gptnt manual "
+            "import`."
+        ),
+    ] = "generated",
     game: Game = "sim",
     redis_url: RedisUrl = None,
     out: Out = Path("runs"),
@@ -140,10 +171,14 @@ def run(
     if launch not in ("process", "task"):
         raise ConfigError(f"--launch {launch!r}: use process or task")
     mission_obj = get_mission(mission)
-    spec = EpisodeSpec.make(mission_obj.id, mode, defuser, expert, seed=seed)  # type: ignore[arg-type]
-    from services.manager import player_infos
+    from gptnt.players.seats import resolve_lineup
 
-    player_infos(spec)  # unknown policy names: one-line error before anything starts
+    # Unknown players or a bad manual: one line before anything starts.
+    lineup = resolve_lineup(defuser, expert, solo=solo, manual=manual, no_manual=no_manual)
+    spec = EpisodeSpec.make(
+        mission_obj.id, mode, solo or defuser or "oracle", expert or "oracle",  # type: ignore[arg-type]
+        seed=seed, solo=solo is not None, no_manual=no_manual, manual=manual,
+    )  # fmt: skip
     settings = EpisodeSettings(
         backend=game,
         launch=launch,
@@ -152,8 +187,9 @@ def run(
     )
     run_dir = out / f"{time.strftime('%Y%m%d-%H%M%S')}-{mission_obj.id}-{mode}"
     console = Console()
-    console.print(f"[bold]{mission_obj.title}[/bold] — {mode}, Defuser {defuser}, Expert {expert}"
-                  f" (scripted players, not models); records in {run_dir}")  # fmt: skip
+    players = ", ".join(f"{c.role if c.seat in (None, c.role) else c.seat} {c.label}"
+                        for c in lineup if c is not None)  # fmt: skip
+    console.print(f"[bold]{mission_obj.title}[/bold] — {mode}; {players}; records in {run_dir}")
 
     def on_turn(spec: EpisodeSpec, event: TurnEvent) -> None:
         if not quiet:

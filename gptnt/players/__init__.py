@@ -12,7 +12,12 @@
 - ``config``, ``backends``, ``model``: model players (YAML configs in ``configs/players/``,
   pydantic-ai calls with a per-call record, and ``ModelPolicy``, a model behind the same
   ``Policy`` interface as the scripted players; import it from ``gptnt.players.model``);
-- ``scripted``: oracle, random and idle policies behind the same interface.
+- ``scripted``: oracle, random and idle policies behind the same interface;
+- ``seats``: ``--defuser`` / ``--expert`` / ``--solo`` references resolved to players (scripted
+  name, config name, YAML path, model string), with the manual each model reads;
+- ``serving``: the ``vllm serve`` command line of an open-model config (``gptnt vllm``);
+- ``cassette``: a loopback OpenAI-compatible stand-in (scripted or recorded replies) for tests,
+  CI smoke runs and the prefix-cache benchmark.
 
 Players never import the game client or the simulator: the Expert has no route to the game.
 """

@@ -24,6 +24,28 @@ PROVIDERS = ("anthropic", "openai", "google", "vllm")
 Thinking = Literal["off", "minimal"] | None
 
 
+class VllmServe(BaseModel):
+    """How ``gptnt vllm`` starts vLLM's OpenAI-compatible server for an open model (paper H:
+    BF16, no quantisation, 2 × H100 80GB). The port comes from the config's ``base_url``.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    tensor_parallel_size: int = Field(2, ge=1)
+    """GPUs the model is split over."""
+    dtype: str = "bfloat16"
+    max_model_len: int | None = Field(None, gt=0)
+    """Context length in tokens; default: the config's ``input_limit`` + ``max_tokens``."""
+    max_images: int = Field(40, ge=1)
+    """Images allowed in one request: the manual's pages plus a Simon/Morse turn's frames."""
+    trust_remote_code: bool = False
+    chat_template_kwargs: dict[str, bool | int | str] = Field(default_factory=dict)
+    """Default chat-template arguments, e.g. ``enable_thinking: false`` (thinking off, H)."""
+    gpu_memory_utilization: float | None = Field(None, gt=0, le=1)
+    extra_args: tuple[str, ...] = ()
+    """Further ``vllm serve`` arguments, passed as written."""
+
+
 class PlayerConfig(BaseModel):
     """One model player. Defaults are the paper's settings (H.2): temperature 0.6, 1000 output
     tokens, set-of-marks, 640×480 images.
@@ -57,6 +79,8 @@ class PlayerConfig(BaseModel):
     """Wall-clock deadline of one model call, in seconds."""
     transport_retries: int = Field(3, ge=0)
     """Retries with backoff for 429, 5xx, timeouts and connection errors only."""
+    serve: VllmServe | None = None
+    """For ``vllm:`` models: how ``gptnt vllm`` starts the server."""
 
     @field_validator("model")
     @classmethod

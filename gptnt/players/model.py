@@ -34,7 +34,7 @@ from gptnt.players.conversation import (
     turn_text,
 )
 from gptnt.players.feedback import Issue, feedback_text
-from gptnt.players.observation import observe
+from gptnt.players.observation import SEQUENCE_LENGTH, observe
 from gptnt.players.outcome import Outcome, interpret
 from gptnt.players.prompts import ACTORS, READERS, TALKERS, Mode, PromptSpec, Seat, system_prompt
 from gptnt.players.scripted import Decision, TurnInput
@@ -64,11 +64,28 @@ class ModelTurn:
     def errors(self) -> list[str]:
         return [i.code for i in self.issues if i.skips]
 
+    def decision(self, action: Action, text: str) -> Decision:
+        """The turn's ``Decision``, carrying the resolved ``/action`` and the call record."""
+        return Decision(
+            action,
+            text,
+            game_action=self.outcome.game_action if self.outcome else None,
+            warnings=tuple(_note(i) for i in self.issues if not i.skips),
+            errors=tuple(_note(i) for i in self.issues if i.skips),
+            call=self.call,
+        )
+
+
+def _note(issue: Issue) -> str:
+    return f"{issue.code}: {issue.detail}" if issue.detail else issue.code
+
 
 class ModelPolicy:
     """A model player for one episode."""
 
     privileged = False
+    sequence_frames = SEQUENCE_LENGTH
+    """Frames wanted on Simon Says and Morse Code turns (the Player Service asks the game)."""
 
     def __init__(
         self,
@@ -111,10 +128,12 @@ class ModelPolicy:
         observation = turn.observation
         if self.seat in ACTORS and observation is not None and observation.frames:
             marks = observation.marks if self.interaction.method == "set-of-marks" else None
+            # The module kind (Simon/Morse get the sequence) whether or not marks are drawn.
+            kind = observation.marks.kind if observation.marks is not None else None
             seen = observe(
                 observation.frames,
                 marks,
-                marks.kind if marks is not None else None,
+                kind,
                 previous=self._previous,
                 image_size=self.config.image_size,
             )
@@ -130,12 +149,12 @@ class ModelPolicy:
                 SendMessage(message=REPHRASE_REQUEST) if self.seat in TALKERS else DoNothing()
             )
             self.last = ModelTurn(request, reply.record, None, ())
-            return Decision(action, "")
+            return self.last.decision(action, "")
         if reply.failure == "provider_error":
             self.conversation.record(None)
             self._feedback = (Issue("provider_error", "the model could not be reached"),)
             self.last = ModelTurn(request, reply.record, None, self._feedback)
-            return Decision(DoNothing(), "")
+            return self.last.decision(DoNothing(), "")
         self.conversation.record(reply.text)
         self.conversation.calibrate(reply.record.usage.input_tokens)
         outcome = interpret(
@@ -147,4 +166,4 @@ class ModelPolicy:
         )
         self._feedback = outcome.issues
         self.last = ModelTurn(request, reply.record, outcome, outcome.issues)
-        return Decision(outcome.action, reply.text)
+        return self.last.decision(outcome.action, reply.text)

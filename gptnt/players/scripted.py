@@ -35,7 +35,9 @@ import numpy as np
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from gptnt.players.actions import Action, DoNothing, InteractGame, MarkLocation, SendMessage
+from gptnt.players.backends import CallRecord
 from gptnt.protocol import BombState, ModuleState, Widget
+from gptnt.protocol._actions import GameAction
 from gptnt.rules import Edgework, Hold, Press, ReleaseOnDigit, Step, elements, solve
 from gptnt.rules.oracle import record
 from gptnt.rules.ruleset import Ruleset, ruleset
@@ -67,10 +69,21 @@ class TurnInput:
 
 @dataclass(frozen=True)
 class Decision:
-    """One turn's answer: the action and the text behind it (a model's raw output)."""
+    """One turn's answer: the action and the text behind it (a model's raw output).
+
+    A model player also hands over what the record needs of its turn: the ``/action`` request
+    already resolved with its own interaction method (marks or coordinates, at its own image
+    size), the issues told back to it, and the model call (tokens, cost, latency).
+    """
 
     action: Action
     text: str
+    game_action: GameAction | None = None
+    """``None``: the Player Service resolves ``action`` against the turn's marks."""
+    warnings: tuple[str, ...] = ()
+    errors: tuple[str, ...] = ()
+    """Issues that skipped the turn (``code: detail``)."""
+    call: CallRecord | None = None
 
 
 class Policy(Protocol):

@@ -31,6 +31,8 @@ class PlayerInfo(_Record):
     kind: Literal["scripted", "model"]
     privileged: bool = False  # True when the policy reads the true bomb state (oracle Defuser)
     label: str  # how tables print it, e.g. "oracle (privileged, scripted)"
+    seat: str | None = None  # a model's prompt seat: defuser, expert, solo, solo-no-manual
+    manual: str | None = None  # identity of the manual the player read (Manual.identity)
 
 
 class Tokens(_Record):

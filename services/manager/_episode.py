@@ -31,7 +31,7 @@ from pydantic import BaseModel, TypeAdapter
 
 from gptnt.errors import BusError, EpisodeError, GptntError
 from gptnt.missions import Mission, get_mission
-from gptnt.players.seats import resolve_seat
+from gptnt.players.seats import SeatChoice
 from gptnt.protocol import BombState
 from gptnt.records import (
     EpisodeEnded,
@@ -93,19 +93,11 @@ def classify(state: BombState | None) -> tuple[Outcome, str]:
 def player_infos(spec: EpisodeSpec) -> list[PlayerInfo]:
     """Who plays each role, resolved as the player processes will resolve it (a scripted
     policy, or a model player config); a bad name fails here, before anything starts."""
-    infos = []
-    for role, ref in (("defuser", spec.defuser), ("expert", spec.expert)):
-        choice = resolve_seat(role, ref)  # type: ignore[arg-type]
-        infos.append(
-            PlayerInfo(
-                role=choice.role,
-                policy=choice.name,
-                kind=choice.kind,
-                privileged=choice.privileged,
-                label=choice.label,
-            )
-        )
-    return infos
+    return [
+        PlayerInfo(role=c.role, policy=c.name, kind=c.kind, privileged=c.privileged,
+                   label=c.label, seat=c.seat, manual=c.manual_identity)
+        for c in spec.lineup() if c is not None  # a solo episode has no Expert
+    ]  # fmt: skip
 
 
 class Episode:
@@ -133,6 +125,7 @@ class Episode:
         self._messages: dict[str, int] = {"defuser": 0, "expert": 0}
         self._ready_seen: set[str] = set()
         self._tokens = Tokens()
+        self._lineup: list[SeatChoice] = []  # the players present (no Expert when solo)
         self._cost = 0.0
         self.png_bytes: list[int] = []  # per Defuser turn (benchmark)
         self.turn_wall_s: dict[str, list[float]] = {"defuser": [], "expert": []}
@@ -141,6 +134,7 @@ class Episode:
 
     async def run(self) -> Summary:
         players = player_infos(self.spec)  # unknown policy names fail before anything starts
+        self._lineup = [c for c in self.spec.lineup() if c is not None]
         if self.dir.exists():  # an attempt cut short by a killed run: start it afresh
             shutil.rmtree(self.dir)
         self.dir.mkdir(parents=True, exist_ok=True)
@@ -204,6 +198,10 @@ class Episode:
         watch.result()  # raises the watchdog's EpisodeError
         raise EpisodeError("the watchdog stopped without a reason")
 
+    @property
+    def _roles(self) -> tuple[Role, ...]:
+        return tuple(c.role for c in self._lineup)
+
     # ------------------------------------------------------------------ services
 
     def _launch(self, users: dict[str, str]) -> None:
@@ -217,20 +215,21 @@ class Episode:
                               str(s.width), "--height", str(s.height), "--deadline",
                               str(s.game_call_s), "--startup-timeout", str(s.startup_timeout_s)],
                               users["game"], logs / "game.log"),
-                *(ProcessHandle(role, ["--game-id", gid, "--role", role, "--policy", policy,
-                                "--seed", str(self.spec.seed), "--mode", self.spec.mode,
-                                "--episode-dir", str(self.dir)], users[role], logs / f"{role}.log")
-                  for role, policy in (("defuser", self.spec.defuser), ("expert", self.spec.expert))),
+                *(ProcessHandle(c.role, ["--game-id", gid, "--role", c.role, "--player",
+                                c.model_dump_json(), "--seed", str(self.spec.seed), "--mode",
+                                self.spec.mode, "--episode-dir", str(self.dir)], users[c.role],
+                                logs / f"{c.role}.log")
+                  for c in self._lineup),
             ]  # fmt: skip
             return
         backend = BackendSpec(
             kind=s.backend, width=s.width, height=s.height, deadline_s=s.game_call_s
         )
 
-        def player(role: Role, policy: str) -> Callable[[aioredis.Redis], Awaitable[None]]:
+        def player(choice: SeatChoice) -> Callable[[aioredis.Redis], Awaitable[None]]:
+            policy = make_policy(choice, mode=self.spec.mode, seed=self.spec.seed)
             return lambda redis: PlayerService(
-                redis, self.keys, role, make_policy(role, policy, mode=self.spec.mode, seed=self.spec.seed),
-                episode_dir=self.dir, mode=self.spec.mode,
+                redis, self.keys, choice.role, policy, episode_dir=self.dir, mode=self.spec.mode,
             ).run()  # fmt: skip
 
         self._handles = [
@@ -244,8 +243,7 @@ class Episode:
                     GameServiceConfig(startup_timeout_s=s.startup_timeout_s),
                 ).run(),
             ),
-            TaskHandle("defuser", users["defuser"], player("defuser", self.spec.defuser)),
-            TaskHandle("expert", users["expert"], player("expert", self.spec.expert)),
+            *(TaskHandle(c.role, users[c.role], player(c)) for c in self._lineup),
         ]
 
     async def _watch(self) -> None:
@@ -282,7 +280,7 @@ class Episode:
         with contextlib.suppress(Exception):
             await asyncio.gather(
                 *(self._call_quietly(role, player_api.STOP, player_api.StopRequest(reason="episode over"),
-                                     player_api.Stopped) for role in ("defuser", "expert")),
+                                     player_api.Stopped) for role in self._roles),
                 self._call_quietly("game", game_api.STOP, game_api.Empty(), game_api.Empty),
             )  # fmt: skip
         await asyncio.gather(
@@ -340,7 +338,7 @@ class Episode:
         await self._game(
             game_api.START, game_api.StartRequest(mission=config), timeout_s=s.startup_timeout_s
         )
-        await self._wait_ready(("defuser", "expert"))
+        await self._wait_ready(self._roles)
         # Startup pause #2: lights on, clock stopped at the time limit.
         status = await self._game(game_api.LIGHTS_ON, timeout_s=s.startup_timeout_s)
         self._writer.append(
@@ -393,7 +391,8 @@ class Episode:
                 return
             if self.settings.step_sleep_s:
                 await asyncio.sleep(self.settings.step_sleep_s)
-            await self._turn("expert")
+            if "expert" in self._roles:  # a solo model holds both roles
+                await self._turn("expert")
 
     async def _play_async(self) -> None:
         """Both players loop freely while the clock runs, until the game-over event."""
@@ -419,7 +418,7 @@ class Episode:
                 raise EpisodeError(f"game backend failed: {event.reason}")
             game_over.set()
 
-        loops = [asyncio.create_task(loop("defuser")), asyncio.create_task(loop("expert"))]
+        loops = [asyncio.create_task(loop(role)) for role in self._roles]
         watcher = asyncio.create_task(over())
         tasks = [*loops, watcher]
         try:

@@ -6,16 +6,25 @@ these models (from the CLI, or from the suite's episode queue as JSON).
 
 from __future__ import annotations
 
+import re
+from pathlib import PurePath
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from gptnt.players.seats import SeatChoice, resolve_lineup
 
 Mode = Literal["sync", "async"]
 Launch = Literal["process", "task"]
 
 
 class EpisodeSpec(BaseModel):
-    """One episode to play. ``key`` is its natural key in the run (used for resume)."""
+    """One episode to play. ``key`` is its natural key in the run (used for resume).
+
+    ``defuser`` / ``expert`` name the players as the user did (``gptnt.players.seats``): a
+    scripted policy, a player config name, a YAML path or a ``provider:model`` string. With
+    ``solo`` the ``defuser`` model holds both roles and no Expert plays (paper §10.2).
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -24,15 +33,37 @@ class EpisodeSpec(BaseModel):
     mode: Mode
     defuser: str = "oracle"  # scripted Defuser policy
     expert: str = "oracle"  # scripted Expert policy
+    solo: bool = False  # one model (``defuser``) holds bomb and manual; no Expert service
+    no_manual: bool = False  # solo only: the model plays without the manual
+    manual: str = "generated"  # the manual a model Expert / solo model reads: generated or a dir
     seed: int = 0  # seed of the policies' own randomness (the bomb's seed is the mission's)
     attempt: int = Field(default=1, ge=1)
 
     @classmethod
     def make(cls, mission_id: str, mode: Mode, defuser: str = "oracle", expert: str = "oracle",
-             *, repeat: int = 0, seed: int = 0, attempt: int = 1) -> EpisodeSpec:  # fmt: skip
-        key = f"{mission_id}.{mode}.{defuser}-{expert}.r{repeat}"
+             *, repeat: int = 0, seed: int = 0, attempt: int = 1, solo: bool = False,
+             no_manual: bool = False, manual: str = "generated") -> EpisodeSpec:  # fmt: skip
+        players = (
+            f"solo-{_slug(defuser)}{'-nomanual' if no_manual else ''}" if solo
+            else f"{_slug(defuser)}-{_slug(expert)}"
+        )  # fmt: skip
+        key = f"{mission_id}.{mode}.{players}.r{repeat}"
         return cls(key=key, mission_id=mission_id, mode=mode, defuser=defuser, expert=expert,
-                   seed=seed, attempt=attempt)  # fmt: skip
+                   seed=seed, attempt=attempt, solo=solo, no_manual=no_manual, manual=manual)  # fmt: skip
+
+    def lineup(self) -> tuple[SeatChoice, SeatChoice | None]:
+        """The resolved players (``PlayerConfigError`` for an unknown one); no Expert if solo."""
+        if self.solo:
+            return resolve_lineup(None, None, solo=self.defuser, manual=self.manual,
+                                  no_manual=self.no_manual)  # fmt: skip
+        return resolve_lineup(self.defuser, self.expert, manual=self.manual)
+
+
+def _slug(ref: str) -> str:
+    """A player reference as a key part: a YAML path by its stem, ``:`` and ``/`` as ``_``."""
+    if ref.endswith((".yaml", ".yml")):
+        ref = PurePath(ref).stem
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", ref)
 
 
 class EpisodeSettings(BaseModel):

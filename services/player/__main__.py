@@ -1,4 +1,4 @@
-"""``python -m services.player --game-id ID --role defuser|expert --policy NAME --episode-dir DIR``.
+"""``python -m services.player --game-id ID --role defuser|expert --player JSON --episode-dir DIR``.
 
 Connects with ``$GPTNT_REDIS_URL`` (this role's own ACL user) and serves turns until the
 manager calls ``stop``.
@@ -11,13 +11,15 @@ import asyncio
 import os
 from pathlib import Path
 
+from gptnt.players.seats import SeatChoice
 from services.bus import ENV_URL, GameKeys, connect
 from services.player import PlayerService, make_policy
 
 
 async def _main(args: argparse.Namespace) -> None:
     redis = connect(os.environ[ENV_URL])
-    policy = make_policy(args.role, args.policy, mode=args.mode, seed=args.seed)
+    choice = SeatChoice.model_validate_json(args.player)
+    policy = make_policy(choice, mode=args.mode, seed=args.seed)
     try:
         await PlayerService(
             redis, GameKeys(args.game_id), args.role, policy,
@@ -31,7 +33,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m services.player", description=__doc__)
     parser.add_argument("--game-id", required=True)
     parser.add_argument("--role", required=True, choices=["defuser", "expert"])
-    parser.add_argument("--policy", default="oracle", help="scripted name or model player ref")
+    parser.add_argument(
+        "--player", required=True, help="the seat's SeatChoice as JSON (gptnt.players.seats)"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--mode", default="sync", choices=["sync", "async"])
     parser.add_argument("--episode-dir", required=True)

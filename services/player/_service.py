@@ -28,8 +28,10 @@ from gptnt.players.actions import (
     to_game_action,
 )
 from gptnt.players.feedback import Issue
+from gptnt.players.observation import MOTION_KINDS
 from gptnt.players.scripted import Mode, Observation, Policy, TurnInput
-from gptnt.players.seats import build_policy, resolve_seat
+from gptnt.players.seats import SeatChoice, build_policy
+from gptnt.protocol._actions import GameAction
 from gptnt.records import RecordedAction, Tokens, TurnEvent, store_png
 from gptnt.vision import build_marks
 from services.bus import GameKeys, HeartbeatSender, Inbox, Role, RpcClient, RpcServer
@@ -40,10 +42,10 @@ PARTNER: dict[Role, Role] = {"defuser": "expert", "expert": "defuser"}
 GAME_CALL_S = 10.0  # wall-clock deadline of one call to the game service
 
 
-def make_policy(role: Role, ref: str, *, mode: Mode, seed: int) -> Policy:
-    """The policy a seat plays ``ref`` with: a scripted policy name, or a model player ref
-    (resolved by ``gptnt.players.seats``, the same way the manager labels the player)."""
-    return build_policy(resolve_seat(role, ref), mode=mode, seed=seed)  # type: ignore[return-value]
+def make_policy(choice: SeatChoice, *, mode: Mode, seed: int) -> Policy:
+    """The policy of a resolved seat (``gptnt.players.seats``: scripted, or a model, possibly
+    solo, with the manual the manager recorded)."""
+    return build_policy(choice, mode=mode, seed=seed)  # type: ignore[return-value]
 
 
 def _decode_png(data: str) -> np.ndarray:
@@ -114,24 +116,25 @@ class PlayerService:
             await self._inbox.send(PARTNER[self.role], action.message)
             recorded = RecordedAction(kind="send_message", message=action.message)
         elif isinstance(action, InteractGame):
-            result, recorded, issue = await self._interact(action, observation)
+            result, recorded, issue = await self._interact(
+                action, observation, decision.game_action
+            )
             if issue is not None:
                 errors.append(f"{issue.code}: {issue.detail}")
         self._turns += 1
         self._heartbeat.state = "ready"
-        tokens, cost, warnings = Tokens(), 0.0, []
-        model_turn = getattr(self._policy, "last", None)  # a model policy's last call, if any
-        if model_turn is not None:
-            usage = model_turn.call.usage
+        tokens, cost = Tokens(), 0.0
+        if decision.call is not None:  # a model player's call this turn
+            usage = decision.call.usage
             tokens = Tokens(
                 input=usage.input_tokens,
                 output=usage.output_tokens,
                 cache_read=usage.cache_read_tokens,
                 cache_write=usage.cache_write_tokens,
             )
-            cost = model_turn.call.cost_usd or 0.0
-            warnings = list(model_turn.warnings)
-            errors = [*model_turn.errors, *errors]
+            cost = decision.call.cost_usd or 0.0
+        warnings = list(decision.warnings)
+        errors = [*decision.errors, *errors]
         event = TurnEvent(
             role=self.role, turn=request.turn, started_at=started, dispatched_at=time.time(),
             seconds_remaining=seconds, received=received, raw_output=decision.text,
@@ -146,6 +149,14 @@ class PlayerService:
         obs = await self._game.call(
             "game", game_api.OBSERVE, request, game_api.Observation, timeout_s=GAME_CALL_S
         )
+        # Simon Says and Morse Code blink: a model player gets the recent frames too.
+        wanted = getattr(self._policy, "sequence_frames", 1)
+        focused = obs.state.focused if obs.state else None
+        if wanted > 1 and focused is not None and focused.name in MOTION_KINDS:
+            request = game_api.ObserveRequest(frames=wanted, mask=True, state=True)
+            obs = await self._game.call(
+                "game", game_api.OBSERVE, request, game_api.Observation, timeout_s=GAME_CALL_S
+            )
         hashes = [store_png(self._dir, base64.b64decode(f)) for f in obs.frames]
         mask_hash = store_png(self._dir, base64.b64decode(obs.mask)) if obs.mask else None
         frames = [_decode_png(f) for f in obs.frames]
@@ -160,12 +171,14 @@ class PlayerService:
         return Observation(frames, marks, privileged), hashes, mask_hash, obs.png_bytes, seconds
 
     async def _interact(
-        self, action: InteractGame, observation: Observation | None
+        self, action: InteractGame, observation: Observation | None, resolved: GameAction | None
     ) -> tuple[str | None, RecordedAction, Issue | None]:
         assert self._game is not None
         marks = observation.marks if observation else None
         label = action.location.label if isinstance(action.location, MarkLocation) else None
-        wire = to_game_action(action, Interaction(), marks)
+        # A model player resolved its own location (marks or coordinates, at its image size);
+        # a scripted one names marks, resolved here.
+        wire = resolved or to_game_action(action, Interaction(), marks)
         if isinstance(wire, Issue):
             return None, RecordedAction(kind="interact_game", name=action.action, label=label), wire
         recorded = RecordedAction(

@@ -104,3 +104,24 @@ async def test_provider_error_is_told_next_turn(server: FakeServer) -> None:
     assert policy.last.errors == ["provider_error"]
     await policy.decide(TurnInput("expert", 1, "sync", []))
     assert "server error" in _texts(server.received[1])
+
+
+async def test_decision_carries_the_resolved_action_issues_and_call(server: FakeServer) -> None:
+    server.replies = [
+        (200, completion(_say("interact_game", '{"action": "click_release", "location": '
+                              '{"x": 32, "y": 12}}'), prompt=321)),
+        (200, completion(_say("interact_game", '{"action": "click_release", "location": "A"}'))),
+    ]  # fmt: skip
+    config = PlayerConfig(
+        model="vllm:m", base_url=server.url, image_size=(64, 48), interaction="coordinates"
+    )
+    policy = ModelPolicy(config, "defuser")
+    first = await policy.decide(TurnInput("defuser", 0, "sync", [], _observation(40)))
+    # Coordinates are the player's own: pixels of its 64×48 picture, not the game's frame.
+    assert first.game_action is not None
+    assert (first.game_action.x_pos, first.game_action.y_pos) == (0.5, 0.25)
+    assert first.call is not None and first.call.usage.input_tokens == 321
+    assert first.errors == () and first.call.latency_s >= 0
+    second = await policy.decide(TurnInput("defuser", 1, "sync", [], _observation(40)))
+    assert isinstance(second.action, DoNothing) and second.game_action is None
+    assert second.errors == ('wrong_location_type: not an {"x": …, "y": …} point',)

@@ -1,0 +1,180 @@
+"""Who sits in each seat: ``--defuser`` / ``--expert`` / ``--solo`` resolved to policies.
+
+A player reference is, in this order of lookup:
+
+1. a scripted policy name for the role (Defuser: ``oracle``, ``random``; Expert: ``oracle``,
+   ``idle``);
+2. a player config name in ``configs/players/`` (``claude-sonnet-4-6``);
+3. the path of a YAML player config (``my/player.yaml``);
+4. a pydantic-ai model string (``anthropic:claude-sonnet-4-6``), with the paper's defaults.
+
+The paper's single-agent ablations (§10.2) seat one model in the Defuser's role with both the
+bomb and the manual (``solo``) or with the bomb alone (``solo-no-manual``); then there is no
+Expert at all (``expert`` is ``None``), as in GPTNT, where only one Player Service runs.
+
+A ``SeatChoice`` is plain data (pydantic, JSON-able): the CLI resolves it once, the manager
+records it, and the Player Service, in its own process, rebuilds the same policy from it. The
+manual's identity is taken when the choice is made and checked again when the policy is built,
+so a record never names a manual other than the one the model read.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from gptnt.errors import PlayerConfigError
+from gptnt.players.config import CONFIGS_DIR, PlayerConfig, load_player_config
+from gptnt.players.prompts import READERS, Mode, Seat
+
+Role = Literal["defuser", "expert"]
+
+SCRIPTED_NAMES: dict[Role, tuple[str, ...]] = {
+    "defuser": ("oracle", "random"),
+    "expert": ("oracle", "idle"),
+}
+"""Scripted policies per role (kept in step with ``scripted.SCRIPTED``; a test checks)."""
+
+GENERATED = "generated"
+
+
+class SeatChoice(BaseModel):
+    """One role's player, resolved. ``ref`` is what the user typed."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    role: Role
+    ref: str
+    kind: Literal["scripted", "model"]
+    seat: Seat | None = None
+    """The model's prompt seat (``defuser``, ``expert``, ``solo``, ``solo-no-manual``)."""
+    config: PlayerConfig | None = None
+    manual: str | None = None
+    """Manual source for a seat that reads it: ``generated`` or a manual directory."""
+    manual_identity: str | None = None
+    """``Manual.identity`` of that manual, for the record."""
+    rule_seed: int = 1
+
+    @property
+    def name(self) -> str:
+        """How tables name the player: the policy name or the model config's name."""
+        if self.config is not None:
+            return self.config.name or self.config.model
+        return self.ref
+
+    @property
+    def privileged(self) -> bool:
+        """True when the player reads the true bomb state (the oracle Defuser)."""
+        return self.kind == "scripted" and (self.role, self.ref) == ("defuser", "oracle")
+
+    @property
+    def label(self) -> str:
+        """The player as tables print it; scripted players never pass for models."""
+        if self.kind == "scripted":
+            return f"{self.ref} ({'privileged, ' if self.privileged else ''}scripted)"
+        variant = "" if self.seat in ("defuser", "expert") else f", {self.seat}"
+        return f"{self.name} (model{variant})"
+
+
+def resolve_seat(
+    role: Role,
+    ref: str,
+    *,
+    seat: Seat | None = None,
+    manual: str = GENERATED,
+    rule_seed: int = 1,
+    configs_dir: Path | None = None,
+) -> SeatChoice:
+    """Resolve ``ref`` for ``role``; ``seat`` overrides the model's prompt seat (solo).
+
+    Raises ``PlayerConfigError`` with one line naming the value and every kind of choice.
+    """
+    if ref in SCRIPTED_NAMES[role] and seat in (None, role):
+        return SeatChoice(role=role, ref=ref, kind="scripted", rule_seed=rule_seed)
+    config = _model_config(role, ref, configs_dir, solo=seat not in (None, role))
+    seat = seat or role
+    choice = SeatChoice(
+        role=role, ref=ref, kind="model", seat=seat, config=config, rule_seed=rule_seed
+    )
+    if seat in READERS:
+        identity = _load_manual(manual, rule_seed).identity
+        choice = choice.model_copy(update={"manual": manual, "manual_identity": identity})
+    return choice
+
+
+def resolve_lineup(
+    defuser: str | None,
+    expert: str | None,
+    *,
+    solo: str | None = None,
+    manual: str = GENERATED,
+    no_manual: bool = False,
+    rule_seed: int = 1,
+) -> tuple[SeatChoice, SeatChoice | None]:
+    """The episode's players from the CLI's flags: a pair, or one solo model and no Expert."""
+    if solo is not None:
+        if defuser is not None or expert is not None:
+            raise PlayerConfigError(
+                "--solo: one model holds both roles; drop --defuser and --expert"
+            )
+        seat: Seat = "solo-no-manual" if no_manual else "solo"
+        return resolve_seat("defuser", solo, seat=seat, manual=manual, rule_seed=rule_seed), None
+    if no_manual:
+        raise PlayerConfigError(
+            "--no-manual: only a --solo model plays without the manual (the paper's single-agent "
+            "ablation); an Expert without it has nothing to read"
+        )
+    return (
+        resolve_seat("defuser", defuser or "oracle", manual=manual, rule_seed=rule_seed),
+        resolve_seat("expert", expert or "oracle", manual=manual, rule_seed=rule_seed),
+    )
+
+
+def build_policy(
+    choice: SeatChoice, *, mode: Mode = "sync", seed: int = 0, step_seconds: float = 3.0
+) -> object:
+    """The ``Policy`` of a resolved choice (a scripted policy or a ``ModelPolicy``)."""
+    from gptnt.players.scripted import scripted_policy
+
+    if choice.kind == "scripted":
+        return scripted_policy(choice.role, choice.ref, seed=seed)
+    from gptnt.players.model import ModelPolicy
+
+    assert choice.config is not None and choice.seat is not None
+    pages = ()
+    if choice.manual is not None:
+        manual = _load_manual(choice.manual, choice.rule_seed)
+        if choice.manual_identity and manual.identity != choice.manual_identity:
+            raise PlayerConfigError(
+                f"--manual {choice.manual}: it changed since the run started "
+                f"({choice.manual_identity} → {manual.identity}); restart the run"
+            )
+        pages = tuple(manual.pages)
+    return ModelPolicy(
+        choice.config, choice.seat, mode=mode, manual=pages, step_seconds=step_seconds
+    )
+
+
+def _model_config(role: Role, ref: str, configs_dir: Path | None, *, solo: bool) -> PlayerConfig:
+    try:
+        return load_player_config(ref, configs_dir)
+    except PlayerConfigError as err:
+        if "is not a YAML path" not in str(err):
+            raise  # a config that exists but is wrong: its own message names the field
+    folder = configs_dir or CONFIGS_DIR
+    configs = ", ".join(sorted(p.stem for p in folder.glob("*.yaml"))) or "none"
+    flag = "--solo" if solo else f"--{role}"
+    scripted = "" if solo else f"a scripted {role} ({', '.join(SCRIPTED_NAMES[role])}), "
+    raise PlayerConfigError(
+        f"{flag} {ref!r}: not {scripted}a player config ({configs}), a YAML file, or a "
+        "'provider:model' string"
+    )
+
+
+def _load_manual(source: str, rule_seed: int):  # type: ignore[no-untyped-def]
+    """The manual (``ConfigError`` naming ``manual=`` and the fix when it cannot be read)."""
+    from gptnt.manual import load_manual
+
+    return load_manual(source, rule_seed=rule_seed)
