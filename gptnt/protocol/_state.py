@@ -8,7 +8,7 @@ Memory's numbers arrive as strings and are coerced to ints.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 from pydantic.alias_generators import to_camel
@@ -112,7 +112,7 @@ class PortWidget(WireModel):
 
 
 Widget = Annotated[
-    Union[SerialNumberWidget, BatteryWidget, IndicatorWidget, PortWidget],
+    SerialNumberWidget | BatteryWidget | IndicatorWidget | PortWidget,
     Field(discriminator="name"),
 ]
 
@@ -263,19 +263,17 @@ class PasswordModule(ModuleBase):
 
 
 ModuleState = Annotated[
-    Union[
-        WiresModule,
-        BigButtonModule,
-        KeypadModule,
-        SimonModule,
-        WhosOnFirstModule,
-        MemoryModule,
-        MorseModule,
-        VennModule,
-        WireSequenceModule,
-        MazeModule,
-        PasswordModule,
-    ],
+    WiresModule
+    | BigButtonModule
+    | KeypadModule
+    | SimonModule
+    | WhosOnFirstModule
+    | MemoryModule
+    | MorseModule
+    | VennModule
+    | WireSequenceModule
+    | MazeModule
+    | PasswordModule,
     Field(discriminator="name"),
 ]
 
