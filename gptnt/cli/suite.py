@@ -56,8 +56,16 @@ def _jobs(name: str, only: str | None, modes: str | None, defuser: str, expert: 
 def suite_run(
     name: Annotated[str, typer.Argument(help="Suite name (missions/suites/<name>.json).")],
     games: Annotated[int, typer.Option("--games", min=1, help="Games played in parallel.")] = 2,
-    defuser: Annotated[str, typer.Option(help="Defuser policy (oracle, random).")] = "oracle",
-    expert: Annotated[str, typer.Option(help="Expert policy (oracle, idle).")] = "oracle",
+    defuser: Annotated[
+        str,
+        typer.Option(
+            help="The Defuser, named as for `gptnt run --defuser`: "
+            "oracle, random, a player config, a YAML file or a provider:model string."
+        ),
+    ] = "oracle",
+    expert: Annotated[
+        str, typer.Option(help="The Expert, named as for `gptnt run --expert`.")
+    ] = "oracle",
     only: Annotated[
         str | None, typer.Option(help="Comma list: only these missions of the suite.")
     ] = None,
@@ -91,9 +99,9 @@ def suite_run(
     from gptnt.records import Ledger
     from services.bus import redis_url as resolve_redis
     from services.manager import EpisodeSettings, player_infos
-    from services.manager.api import EpisodeSpec
+    from services.manager.api import EpisodeSpec, player_slug
 
-    run = run_name or f"suite-{name}-{defuser}-{expert}"
+    run = run_name or f"suite-{name}-{player_slug(defuser)}-{player_slug(expert)}"
     settings = EpisodeSettings(backend=game, launch=launch)  # type: ignore[arg-type]
     jobs = _jobs(name, only, modes, defuser, expert, repeats, settings, run, retries)
     player_infos(EpisodeSpec.make("x", "sync", defuser, expert))  # bad names fail here

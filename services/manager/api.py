@@ -44,8 +44,8 @@ class EpisodeSpec(BaseModel):
              *, repeat: int = 0, seed: int = 0, attempt: int = 1, solo: bool = False,
              no_manual: bool = False, manual: str = "generated") -> EpisodeSpec:  # fmt: skip
         players = (
-            f"solo-{_slug(defuser)}{'-nomanual' if no_manual else ''}" if solo
-            else f"{_slug(defuser)}-{_slug(expert)}"
+            f"solo-{player_slug(defuser)}{'-nomanual' if no_manual else ''}" if solo
+            else f"{player_slug(defuser)}-{player_slug(expert)}"
         )  # fmt: skip
         key = f"{mission_id}.{mode}.{players}.r{repeat}"
         return cls(key=key, mission_id=mission_id, mode=mode, defuser=defuser, expert=expert,
@@ -59,7 +59,7 @@ class EpisodeSpec(BaseModel):
         return resolve_lineup(self.defuser, self.expert, manual=self.manual)
 
 
-def _slug(ref: str) -> str:
+def player_slug(ref: str) -> str:
     """A player reference as a key part: a YAML path by its stem, ``:`` and ``/`` as ``_``."""
     if ref.endswith((".yaml", ".yml")):
         ref = PurePath(ref).stem
