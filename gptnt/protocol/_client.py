@@ -244,15 +244,16 @@ class GameClient:
         body = await self._get("/buffer", _buffer_params(last, "png"), deadline)
         if body.startswith(PNG_MAGIC):
             packed = unpack_png_buffer(body)
-        else:  # a backend without the extension: encode here, once
-            raw = decode_buffer(body)
-            packed = PngBuffer(
-                frames=[encode_png(frame) for frame in raw.frames],
-                mask=None if raw.mask is None else encode_png(raw.mask),
-            )
-        if last is not None and len(packed.frames) > last:
-            packed = PngBuffer(frames=packed.frames[len(packed.frames) - last :], mask=packed.mask)
-        return packed
+            if last is not None and len(packed.frames) > last:
+                packed = PngBuffer(frames=packed.frames[-last:], mask=packed.mask)
+            return packed
+        # A backend without the extension: keep the newest ``last`` frames, encode only those.
+        raw = decode_buffer(body)
+        kept = raw.frames if last is None else raw.frames[max(0, len(raw.frames) - last) :]
+        return PngBuffer(
+            frames=[encode_png(frame) for frame in kept],
+            mask=None if raw.mask is None else encode_png(raw.mask),
+        )
 
     async def reset(self, *, deadline: float | None = None) -> str:
         """Back to the setup room (ends any mission)."""

@@ -48,8 +48,8 @@ def make_policy(choice: SeatChoice, *, mode: Mode, seed: int) -> Policy:
     return build_policy(choice, mode=mode, seed=seed)  # type: ignore[return-value]
 
 
-def _decode_png(data: str) -> np.ndarray:
-    with Image.open(io.BytesIO(base64.b64decode(data))) as image:
+def _decode_png(data: bytes) -> np.ndarray:
+    with Image.open(io.BytesIO(data)) as image:
         return np.asarray(image.convert("RGB"))
 
 
@@ -157,14 +157,16 @@ class PlayerService:
             obs = await self._game.call(
                 "game", game_api.OBSERVE, request, game_api.Observation, timeout_s=GAME_CALL_S
             )
-        hashes = [store_png(self._dir, base64.b64decode(f)) for f in obs.frames]
-        mask_hash = store_png(self._dir, base64.b64decode(obs.mask)) if obs.mask else None
-        frames = [_decode_png(f) for f in obs.frames]
+        pngs = [base64.b64decode(f) for f in obs.frames]
+        mask_png = base64.b64decode(obs.mask) if obs.mask else None
+        hashes = [store_png(self._dir, png) for png in pngs]
+        mask_hash = store_png(self._dir, mask_png) if mask_png else None
+        frames = [_decode_png(png) for png in pngs]
         marks = None
-        if obs.mask is not None and frames:
+        if mask_png is not None and frames:
             focused = obs.state.focused if obs.state else None
             marks = build_marks(
-                _decode_png(obs.mask), frames[-1], focused.name if focused else None
+                _decode_png(mask_png), frames[-1], focused.name if focused else None
             )
         privileged = obs.state if self._policy.privileged else None
         seconds = obs.status.seconds_remaining
