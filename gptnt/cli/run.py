@@ -35,7 +35,7 @@ Launch = Annotated[
 
 def turn_line(spec: EpisodeSpec, event: TurnEvent) -> str:
     """One live line per turn: who, which turn, the bomb clock, what was done, and why."""
-    from gptnt.players.scripted import timer_text
+    from gptnt.protocol import timer_text
 
     clock = timer_text(event.seconds_remaining) if event.seconds_remaining is not None else "     "
     action = event.action

@@ -36,7 +36,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from gptnt.players.actions import Action, DoNothing, InteractGame, MarkLocation, SendMessage
 from gptnt.players.backends import CallRecord
-from gptnt.protocol import BombState, ModuleState, Widget
+from gptnt.protocol import BombState, ModuleState, Widget, timer_text
 from gptnt.protocol._actions import GameAction
 from gptnt.rules import Edgework, Hold, Press, ReleaseOnDigit, Step, elements, solve
 from gptnt.rules.oracle import record
@@ -106,16 +106,6 @@ _ROTATE_TO_OTHER_FACE = "flip"
 
 def _wait(text: str) -> Decision:
     return Decision(DoNothing(), text)
-
-
-def timer_text(seconds: float) -> str:
-    """The bomb timer as displayed: ``MM:SS`` from a minute up, ``SS.hh`` below (truncated)."""
-    seconds = max(0.0, seconds)
-    if seconds >= 60:
-        whole = int(seconds)
-        return f"{whole // 60:02d}:{whole % 60:02d}"
-    hundredths = int(seconds * 100 + 1e-9)
-    return f"{hundredths // 100:02d}.{hundredths % 100:02d}"
 
 
 def element_marks(marks: SetOfMarks, count: int) -> dict[int, str]:

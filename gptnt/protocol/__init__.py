@@ -67,6 +67,7 @@ from gptnt.protocol._state import (
     WireModel,
     WireSequenceModule,
     WiresModule,
+    timer_text,
 )
 
 __all__ = [
@@ -132,5 +133,6 @@ __all__ = [
     "encode_png",
     "encode_png_buffer",
     "pack_png_buffer",
+    "timer_text",
     "unpack_png_buffer",
 ]

@@ -280,6 +280,17 @@ ModuleState = Annotated[
 # --------------------------------------------------------------------------- bomb
 
 
+def timer_text(seconds: float) -> str:
+    """The bomb timer as the game displays it: ``MM:SS`` from 60 s up, ``SS.hh`` below; digits
+    are truncated, never rounded up."""
+    seconds = max(0.0, seconds)
+    if seconds >= 60:
+        whole = int(seconds)
+        return f"{whole // 60:02d}:{whole % 60:02d}"
+    hundredths = int(seconds * 100 + 1e-9)
+    return f"{hundredths // 100:02d}.{hundredths % 100:02d}"
+
+
 class TimerState(WireModel):
     """``seconds_remaining`` is game time on the bomb clock, clamped at 0."""
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from gptnt.errors import SimulatorError
-from gptnt.protocol._state import ModuleKind, ModuleState, TimerState, Widget
+from gptnt.protocol._state import ModuleKind, ModuleState, TimerState, Widget, timer_text
 from gptnt.rules._edgework import Edgework
 from gptnt.rules.ruleset import Ruleset
 from gptnt.sim.edgework import WidgetSpot, generate_widgets
@@ -139,7 +139,7 @@ class Bomb:
 
     def timer_text(self) -> str:
         """``MM:SS`` from a minute up, ``SS.hh`` below (digits truncated, as the game shows)."""
-        return format_timer(self.seconds_remaining())
+        return timer_text(self.seconds_remaining())
 
     def strike(self, module: ModuleKind) -> None:
         if self.outcome is not None:
@@ -256,13 +256,3 @@ class Bomb:
     def modules_on_face(self, on_front: bool) -> Sequence[ModuleEngine]:
         """The face's modules in bomb component order (the segmentation order)."""
         return [m for m in self.modules if m.slot.on_front == on_front]
-
-
-def format_timer(seconds: float) -> str:
-    """``MM:SS`` from 60 s up, ``SS.hh`` below; digits are truncated, never rounded up."""
-    seconds = max(0.0, seconds)
-    if seconds >= 60:
-        whole = int(seconds)
-        return f"{whole // 60:02d}:{whole % 60:02d}"
-    hundredths = int(seconds * 100 + 1e-9)
-    return f"{hundredths // 100:02d}.{hundredths % 100:02d}"

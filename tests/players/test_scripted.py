@@ -15,9 +15,8 @@ from gptnt.players.scripted import (
     TurnInput,
     element_marks,
     scripted_policy,
-    timer_text,
 )
-from gptnt.protocol import WiresModule
+from gptnt.protocol import WiresModule, timer_text
 from gptnt.vision import build_marks
 
 SERIAL = {"name": "SerialNumber", "position": "top", "serialNumber": "AB3DE4"}

@@ -7,9 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gptnt.errors import SimulatorError
+from gptnt.protocol import timer_text
 from gptnt.protocol._state import MODULE_KINDS, BombState
 from gptnt.rules.ruleset import V1
-from gptnt.sim.bomb import Bomb, BombSpec, format_timer
+from gptnt.sim.bomb import Bomb, BombSpec
 
 
 def _bomb(seed: int = 1, components: tuple[str, ...] = ("Wires",), **kw: object) -> Bomb:
@@ -150,7 +151,7 @@ def test_time_cannot_go_back() -> None:
     ],
 )
 def test_timer_text(seconds: float, text: str) -> None:
-    assert format_timer(seconds) == text
+    assert timer_text(seconds) == text
 
 
 def test_timer_text_follows_the_bomb_clock() -> None:

@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PIL import Image, ImageDraw
 
-from gptnt.protocol._state import BombSide
-from gptnt.sim.bomb import Bomb, format_timer
+from gptnt.protocol._state import BombSide, timer_text
+from gptnt.sim.bomb import Bomb
 from gptnt.sim.render.edges import side_view
 from gptnt.sim.render.faces import (
     LED_GREEN,
@@ -236,4 +236,4 @@ class Compositor:
 
 def format_for(bomb: Bomb, t: float) -> str:
     """The timer text at bomb time ``t``."""
-    return format_timer(bomb.seconds_remaining(t))
+    return timer_text(bomb.seconds_remaining(t))
