@@ -4,7 +4,6 @@ come from ``gptnt.cli.sim_server``, which adds its commands to ``sim_app``.
 
 from __future__ import annotations
 
-import importlib.util
 from typing import Annotated
 
 import typer
@@ -81,5 +80,6 @@ def selfcheck(
 
 def register(app: typer.Typer) -> None:
     app.add_typer(sim_app, name="sim")
-    if importlib.util.find_spec("gptnt.cli.sim_server") is not None:
-        importlib.import_module("gptnt.cli.sim_server").register(app)
+    from gptnt.cli import sim_server  # adds serve/record to sim_app, and the stub group
+
+    sim_server.register(app)

@@ -340,23 +340,7 @@ def test_detonate_solve_and_random() -> None:
 
 
 def test_state_validates_against_the_protocol() -> None:
-    game = _playing(
-        _config(
-            components=[
-                "Wires",
-                "BigButton",
-                "Keypad",
-                "Simon",
-                "WhosOnFirst",
-                "Memory",
-                "Morse",
-                "Venn",
-                "WireSequence",
-                "Maze",
-                "Password",
-            ]
-        )
-    )
+    game = _playing(_config(components=list(MODULE_KINDS)))
     state = game.state()
     assert BombState.model_validate(state.to_wire()) == state
     assert len(state.modules) == 11
