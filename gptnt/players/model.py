@@ -26,6 +26,7 @@ from gptnt.players.actions import Action, DoNothing, SendMessage
 from gptnt.players.backends import CallRecord, ModelBackend
 from gptnt.players.config import PlayerConfig
 from gptnt.players.conversation import (
+    Attachment,
     ChatRequest,
     Conversation,
     PageLike,
@@ -55,6 +56,8 @@ class ModelTurn:
     """``None`` when the provider failed and there was no answer to interpret."""
     issues: tuple[Issue, ...]
     """Everything told to the model on its next turn (also the record's warnings/errors)."""
+    shown: tuple[Attachment, ...] = ()
+    """The images sent with this turn's request, exactly as sent."""
 
     @property
     def warnings(self) -> list[str]:
@@ -65,7 +68,8 @@ class ModelTurn:
         return [i.code for i in self.issues if i.skips]
 
     def decision(self, action: Action, text: str) -> Decision:
-        """The turn's ``Decision``, carrying the resolved ``/action`` and the call record."""
+        """The turn's ``Decision``, carrying the resolved ``/action``, the call record and the
+        images sent."""
         return Decision(
             action,
             text,
@@ -73,6 +77,7 @@ class ModelTurn:
             warnings=tuple(_note(i) for i in self.issues if not i.skips),
             errors=tuple(_note(i) for i in self.issues if i.skips),
             call=self.call,
+            shown=self.shown,
         )
 
 
@@ -123,7 +128,7 @@ class ModelPolicy:
         if self.seat in TALKERS:
             messages = [PartnerMessage(_PARTNER_NAME[self.seat], m) for m in turn.messages]
         text = turn_text(feedback_text(self._feedback), messages)
-        attachments = ()
+        attachments: tuple[Attachment, ...] = ()
         marks = None
         observation = turn.observation
         if self.seat in ACTORS and observation is not None and observation.frames:
@@ -148,12 +153,12 @@ class ModelPolicy:
             action: Action = (
                 SendMessage(message=REPHRASE_REQUEST) if self.seat in TALKERS else DoNothing()
             )
-            self.last = ModelTurn(request, reply.record, None, ())
+            self.last = ModelTurn(request, reply.record, None, (), attachments)
             return self.last.decision(action, "")
         if reply.failure == "provider_error":
             self.conversation.record(None)
             self._feedback = (Issue("provider_error", "the model could not be reached"),)
-            self.last = ModelTurn(request, reply.record, None, self._feedback)
+            self.last = ModelTurn(request, reply.record, None, self._feedback, attachments)
             return self.last.decision(DoNothing(), "")
         self.conversation.record(reply.text)
         self.conversation.calibrate(reply.record.usage.input_tokens)
@@ -165,5 +170,5 @@ class ModelPolicy:
             finish_reason=reply.finish_reason,
         )
         self._feedback = outcome.issues
-        self.last = ModelTurn(request, reply.record, outcome, outcome.issues)
+        self.last = ModelTurn(request, reply.record, outcome, outcome.issues, attachments)
         return self.last.decision(outcome.action, reply.text)

@@ -36,6 +36,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from gptnt.players.actions import Action, DoNothing, InteractGame, MarkLocation, SendMessage
 from gptnt.players.backends import CallRecord
+from gptnt.players.conversation import Attachment
 from gptnt.protocol import BombState, ModuleState, Widget, timer_text
 from gptnt.protocol._actions import GameAction
 from gptnt.rules import Edgework, Hold, Press, ReleaseOnDigit, Step, elements, solve
@@ -84,6 +85,8 @@ class Decision:
     errors: tuple[str, ...] = ()
     """Issues that skipped the turn (``code: detail``)."""
     call: CallRecord | None = None
+    shown: tuple[Attachment, ...] = ()
+    """The images a model was sent this turn, exactly (the record stores them by hash)."""
 
 
 class Policy(Protocol):

@@ -157,6 +157,23 @@ def build_policy(
     )
 
 
+def prompt_hash(
+    choice: SeatChoice, *, mode: Mode = "sync", step_seconds: float = 3.0
+) -> str | None:
+    """The sha256 of the system prompt ``build_policy`` gives this choice (``None`` when
+    scripted): the prompt's identity in the records."""
+    if choice.kind == "scripted":
+        return None
+    import hashlib
+
+    from gptnt.players.prompts import PromptSpec, system_prompt
+
+    assert choice.config is not None and choice.seat is not None
+    config = choice.config
+    spec = PromptSpec(choice.seat, mode, config.interaction_spec, step_seconds, config.max_tokens)
+    return hashlib.sha256(system_prompt(spec).encode()).hexdigest()
+
+
 def _model_config(role: Role, ref: str, configs_dir: Path | None, *, solo: bool) -> PlayerConfig:
     try:
         return load_player_config(ref, configs_dir)

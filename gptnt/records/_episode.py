@@ -66,6 +66,9 @@ class EpisodeWriter:
         self._events = open(self.dir / EVENTS, "a", encoding="utf-8")  # noqa: SIM115
 
     def append(self, event: Event) -> None:
+        """Append one event, stamped with this episode's id (the directory name)."""
+        if event.episode_id != self.dir.name:
+            event = event.model_copy(update={"episode_id": self.dir.name})
         self._events.write(event.model_dump_json() + "\n")
         self._events.flush()
 
@@ -85,7 +88,11 @@ class EpisodeWriter:
 
 
 def read_events(episode_dir: Path) -> Iterator[Event]:
-    """The events of an episode in order; a torn (partially written) last line is skipped."""
+    """The events of an episode in order; a torn (partially written) last line is skipped.
+
+    Version 1 lines carry no ``episode_id`` except the first: it is filled in from the
+    directory name, which is what the writer stamps.
+    """
     path = episode_dir / EVENTS
     if not path.exists():
         return
@@ -94,11 +101,14 @@ def read_events(episode_dir: Path) -> Iterator[Event]:
         if not line.strip():
             continue
         try:
-            yield _EVENT.validate_json(line)
+            event = _EVENT.validate_json(line)
         except ValidationError:
             if number == len(lines) - 1:
                 return  # the line in flight when the writer died
             raise
+        if not event.episode_id:
+            event = event.model_copy(update={"episode_id": episode_dir.name})
+        yield event
 
 
 def read_summary(episode_dir: Path) -> Summary | None:

@@ -4,6 +4,13 @@
 holds the ``Summary``, written last. Every event carries a ``kind`` literal, every file the
 ``schema_version`` it was written with. Times are labelled: ``*_at`` fields are wall-clock unix
 seconds, ``game_time`` fields are seconds of game time elapsed on the bomb clock.
+
+Version 2 adds what reproducing a result needs: every line names its ``episode_id``; the
+episode's first line names the harness (version and commit); each player carries its resolved
+settings and the hash of its system prompt; a Defuser turn names the module it was zoomed into
+and the exact images a model was shown (``shown``, by content hash). Version 1 files still
+read: every new field has a default, and ``read_events`` fills ``episode_id`` from the
+directory name.
 """
 
 from __future__ import annotations
@@ -12,7 +19,9 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+READABLE_VERSIONS = (1, 2)
+"""Record versions this harness reads."""
 
 Outcome = Literal["solved", "strikeout", "timeout", "crashed"]
 Mode = Literal["sync", "async"]
@@ -21,6 +30,27 @@ RoleName = Literal["defuser", "expert"]
 
 class _Record(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class PlayerSettings(_Record):
+    """A model player's resolved settings: what was sent to the provider, minus secrets."""
+
+    model: str  # provider:model-name
+    base_url_host: str | None = None  # host[:port] of the endpoint, None for the provider default
+    temperature: float
+    max_tokens: int  # output token cap per call
+    image_size: tuple[int, int]  # (width, height) in pixels of every image shown
+    interaction: str  # set-of-marks or coordinates
+    coordinates: str | None = None  # for coordinates: absolute, scaled or relative
+    thinking: str | None = None  # off, minimal, or None for the provider default
+
+
+class Harness(_Record):
+    """Which harness wrote the records."""
+
+    version: str  # the gptnt package version
+    commit: str | None = None  # git commit of the checkout, None outside a git checkout
+    dirty: bool = False  # the checkout had uncommitted changes
 
 
 class PlayerInfo(_Record):
@@ -33,6 +63,8 @@ class PlayerInfo(_Record):
     label: str  # how tables print it, e.g. "oracle (privileged, scripted)"
     seat: str | None = None  # a model's prompt seat: defuser, expert, solo, solo-no-manual
     manual: str | None = None  # identity of the manual the player read (Manual.identity)
+    settings: PlayerSettings | None = None  # a model's resolved settings (v2)
+    prompt_hash: str | None = None  # sha256 of a model's system prompt (v2)
 
 
 class Tokens(_Record):
@@ -62,17 +94,27 @@ class EpisodeStarted(_Record):
     players: list[PlayerInfo]
     mission: str  # the MissionConfig as JSON (exactly what /startmission got)
     at: float
+    harness: Harness | None = None  # None in version 1 records
+
+
+class ShownImage(_Record):
+    """One image as the model received it (resized, marked), stored by content hash."""
+
+    caption: str  # the text placed before it in the request
+    image: str  # content hash of the PNG
 
 
 class TurnEvent(_Record):
     """One player turn: drain inbox → observe → policy → dispatch."""
 
     kind: Literal["turn"] = "turn"
+    episode_id: str = ""  # stamped by the writer (v2)
     role: RoleName
     turn: int  # 0-based, per role
     started_at: float
     dispatched_at: float  # when the action reached the game or the partner's inbox
     seconds_remaining: float | None = None  # bomb clock when observed, game seconds (Defuser)
+    strikes: int | None = None  # strikes on the bomb when observed (Defuser, v2)
     received: list[str] = Field(default_factory=list)  # partner messages drained this turn
     raw_output: str  # the policy's full text (a model's answer, a script's explanation)
     action: RecordedAction
@@ -81,6 +123,8 @@ class TurnEvent(_Record):
     errors: list[str] = Field(default_factory=list)
     frames: list[str] = Field(default_factory=list)  # content hashes of observed frames
     mask: str | None = None  # content hash of the segmentation mask
+    focused: str | None = None  # module kind zoomed into when observed, None when zoomed out (v2)
+    shown: list[ShownImage] = Field(default_factory=list)  # a model's exact images (v2)
     tokens: Tokens = Field(default_factory=Tokens)
     cost_usd: float = 0.0  # what the model call cost (0 for scripted players)
     latency_s: float = 0.0  # wall seconds spent by the policy
@@ -90,13 +134,16 @@ class GameStep(_Record):
     """The manager moved the game: start, pause, resume, or one sync time step."""
 
     kind: Literal["game_step"] = "game_step"
+    episode_id: str = ""  # stamped by the writer (v2)
     what: Literal["start", "pause", "resume", "timestep"]
     at: float
     seconds_remaining: float | None = None
+    strikes: int | None = None  # strikes on the bomb after the step (v2)
 
 
 class EpisodeEnded(_Record):
     kind: Literal["episode_ended"] = "episode_ended"
+    episode_id: str = ""  # stamped by the writer (v2)
     outcome: Outcome
     reason: str
     at: float

@@ -25,13 +25,14 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import redis.asyncio as aioredis
 from pydantic import BaseModel, TypeAdapter
 
 from gptnt.errors import BusError, EpisodeError, GptntError
 from gptnt.missions import Mission, get_mission
-from gptnt.players.seats import SeatChoice
+from gptnt.players.seats import SeatChoice, prompt_hash
 from gptnt.protocol import BombState
 from gptnt.records import (
     EpisodeEnded,
@@ -43,11 +44,13 @@ from gptnt.records import (
     ModuleResult,
     Outcome,
     PlayerInfo,
+    PlayerSettings,
     Status,
     Summary,
     Tokens,
     TurnEvent,
     episode_dir,
+    harness,
 )
 from services.bus import (
     EventStream,
@@ -92,12 +95,29 @@ def classify(state: BombState | None) -> tuple[Outcome, str]:
 
 def player_infos(spec: EpisodeSpec) -> list[PlayerInfo]:
     """Who plays each role, resolved as the player processes will resolve it (a scripted
-    policy, or a model player config); a bad name fails here, before anything starts."""
+    policy, or a model player config with its settings and prompt hash); a bad name fails
+    here, before anything starts."""
     return [
         PlayerInfo(role=c.role, policy=c.name, kind=c.kind, privileged=c.privileged,
-                   label=c.label, seat=c.seat, manual=c.manual_identity)
+                   label=c.label, seat=c.seat, manual=c.manual_identity,
+                   settings=_settings(c), prompt_hash=prompt_hash(c, mode=spec.mode))
         for c in spec.lineup() if c is not None  # a solo episode has no Expert
     ]  # fmt: skip
+
+
+def _settings(choice: SeatChoice) -> PlayerSettings | None:
+    """A model's resolved settings for the record (the endpoint by host only: no secrets)."""
+    config = choice.config
+    if config is None:
+        return None
+    host = urlsplit(config.base_url).netloc if config.base_url else None
+    return PlayerSettings(
+        model=config.model, base_url_host=host, temperature=config.temperature,
+        max_tokens=config.max_tokens, image_size=config.image_size,
+        interaction=config.interaction,
+        coordinates=config.coordinates if config.interaction == "coordinates" else None,
+        thinking=config.thinking,
+    )  # fmt: skip
 
 
 class Episode:
@@ -151,7 +171,7 @@ class Episode:
             EpisodeStarted(
                 episode_id=self.dir.name, mission_id=self.mission.id, mode=self.spec.mode,
                 players=players, mission=self.mission.config.model_dump_json(by_alias=True),
-                at=started,
+                at=started, harness=harness(),
             )
         )  # fmt: skip
         limit = self.settings.wall_limit_s or 3 * self.mission.config.time_limit + 120
@@ -341,9 +361,11 @@ class Episode:
         await self._wait_ready(self._roles)
         # Startup pause #2: lights on, clock stopped at the time limit.
         status = await self._game(game_api.LIGHTS_ON, timeout_s=s.startup_timeout_s)
-        self._writer.append(
-            GameStep(what="start", at=time.time(), seconds_remaining=status.seconds_remaining)
-        )
+        start = GameStep(
+            what="start", at=time.time(), seconds_remaining=status.seconds_remaining,
+            strikes=status.strikes,
+        )  # fmt: skip
+        self._writer.append(start)
         if self.spec.mode == "sync":
             await self._play_sync()
         else:
@@ -382,11 +404,11 @@ class Episode:
             if (await self._game(game_api.STATUS)).over:
                 return
             status = await self._game(game_api.TIMESTEP)
-            self._writer.append(
-                GameStep(
-                    what="timestep", at=time.time(), seconds_remaining=status.seconds_remaining
-                )
-            )
+            step = GameStep(
+                what="timestep", at=time.time(), seconds_remaining=status.seconds_remaining,
+                strikes=status.strikes,
+            )  # fmt: skip
+            self._writer.append(step)
             if status.over:
                 return
             if self.settings.step_sleep_s:

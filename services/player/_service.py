@@ -32,7 +32,7 @@ from gptnt.players.observation import MOTION_KINDS
 from gptnt.players.scripted import Mode, Observation, Policy, TurnInput
 from gptnt.players.seats import SeatChoice, build_policy
 from gptnt.protocol._actions import GameAction
-from gptnt.records import RecordedAction, Tokens, TurnEvent, store_png
+from gptnt.records import RecordedAction, ShownImage, Tokens, TurnEvent, store_png
 from gptnt.vision import build_marks
 from services.bus import GameKeys, HeartbeatSender, Inbox, Role, RpcClient, RpcServer
 from services.game import api as game_api
@@ -100,9 +100,13 @@ class PlayerService:
         started = time.time()
         received = [m.text for m in await self._inbox.drain()]
         observation, frames, mask, png_bytes, seconds = None, [], None, 0, None
+        focused: str | None = None
+        strikes: int | None = None
         errors: list[str] = []
         if self._game is not None:
-            observation, frames, mask, png_bytes, seconds = await self._observe()
+            observation, frames, mask, png_bytes, seconds, strikes = await self._observe()
+            if observation.marks is not None:
+                focused = observation.marks.kind
         t0 = time.monotonic()
         decision = await self._policy.decide(
             TurnInput(role=self.role, turn=request.turn, mode=self._mode, messages=received,
@@ -133,17 +137,23 @@ class PlayerService:
                 cache_write=usage.cache_write_tokens,
             )
             cost = decision.call.cost_usd or 0.0
+        shown = [
+            ShownImage(caption=a.caption, image=store_png(self._dir, a.png)) for a in decision.shown
+        ]
         warnings = list(decision.warnings)
         errors = [*decision.errors, *errors]
         event = TurnEvent(
             role=self.role, turn=request.turn, started_at=started, dispatched_at=time.time(),
-            seconds_remaining=seconds, received=received, raw_output=decision.text,
-            action=recorded, result=result, warnings=warnings, errors=errors, frames=frames,
-            mask=mask, tokens=tokens, cost_usd=cost, latency_s=latency,
+            seconds_remaining=seconds, strikes=strikes, received=received,
+            raw_output=decision.text, action=recorded, result=result, warnings=warnings, errors=errors, frames=frames,
+            mask=mask, focused=focused, shown=shown, tokens=tokens, cost_usd=cost,
+            latency_s=latency,
         )  # fmt: skip
         return api.TurnReply(event=event, png_bytes=png_bytes)
 
-    async def _observe(self) -> tuple[Observation, list[str], str | None, int, float | None]:
+    async def _observe(
+        self,
+    ) -> tuple[Observation, list[str], str | None, int, float | None, int]:
         assert self._game is not None
         request = game_api.ObserveRequest(frames=1, mask=True, state=True)
         obs = await self._game.call(
@@ -170,7 +180,8 @@ class PlayerService:
             )
         privileged = obs.state if self._policy.privileged else None
         seconds = obs.status.seconds_remaining
-        return Observation(frames, marks, privileged), hashes, mask_hash, obs.png_bytes, seconds
+        observation = Observation(frames, marks, privileged)
+        return observation, hashes, mask_hash, obs.png_bytes, seconds, obs.status.strikes
 
     async def _interact(
         self, action: InteractGame, observation: Observation | None, resolved: GameAction | None

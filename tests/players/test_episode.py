@@ -9,6 +9,7 @@ the previous request.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 from pathlib import Path
@@ -66,6 +67,7 @@ def episode(tmp_path_factory: pytest.TempPathFactory) -> tuple[ChatServer, dict,
         json.loads(line)
         for line in next((tmp / "runs").rglob("events.jsonl")).read_text().splitlines()
     ]
+    server.record_dir = str(tmp / "runs")  # type: ignore[attr-defined]
     return server, summary, events
 
 
@@ -146,6 +148,44 @@ def test_turn_records_carry_the_model_call(episode) -> None:
     ]
     assert told
     assert summary["tokens"]["input"] == sum(t["tokens"]["input"] for t in turns)
+
+
+def test_records_keep_exactly_the_images_the_model_was_sent(episode) -> None:
+    """Each Defuser turn's ``shown`` hashes are the images of that turn's request, in order;
+    and the newest marked image is re-created bit for bit from the recorded frame and mask."""
+
+    import numpy as np
+    from PIL import Image
+
+    from gptnt.players.observation import build_observation
+
+    server, summary, events = episode
+    turns = [e for e in events if e["kind"] == "turn" and e["role"] == "defuser"]
+    bodies = _bodies(server, "defuser")
+    assert len(turns) == len(bodies)
+    folder = next(Path(server.record_dir).rglob("frames")).parent  # type: ignore[attr-defined]
+
+    def load(digest: str) -> np.ndarray:
+        with Image.open(folder / "frames" / f"{digest}.png") as image:
+            return np.asarray(image.convert("RGB"))
+
+    previous = None
+    for turn, body in zip(turns, bodies, strict=True):
+        sent = [p["image_url"]["url"].removeprefix("sha256:")
+                for p in body["messages"][-1]["content"] if p["type"] == "image_url"]  # fmt: skip
+        assert [s["image"] for s in turn["shown"]] == sent
+        assert all((folder / "frames" / f"{h}.png").is_file() for h in sent)
+        mask = load(turn["mask"]) if turn["mask"] else None
+        frames = [load(h) for h in turn["frames"]]
+        again = build_observation(frames, mask, turn["focused"], previous=previous,
+                                  image_size=(640, 480))  # fmt: skip
+        assert [hashlib.sha256(a.png).hexdigest() for a in again.attachments] == sent
+        previous = again.newest
+    defuser = next(p for p in summary["players"] if p["role"] == "defuser")
+    assert defuser["settings"]["model"] == "vllm:fake-defuser"
+    assert defuser["settings"]["base_url_host"].startswith("127.0.0.1:")
+    assert len(defuser["prompt_hash"]) == 64
+    assert all(e["episode_id"] == summary["episode_id"] for e in events)
 
 
 @pytest.mark.slow

@@ -90,7 +90,9 @@ def test_episode_round_trip(tmp_path: Path) -> None:
     writer.finish(_summary("ep"))
     summary = read_summary(tmp_path / "ep")
     assert summary is not None and summary.modules_solved == 1
-    assert list(read_events(tmp_path / "ep"))[1] == turn
+    events = list(read_events(tmp_path / "ep"))
+    assert events[1] == turn.model_copy(update={"episode_id": "ep"})
+    assert {e.episode_id for e in events} == {"ep"}  # every line names its episode
     assert not list((tmp_path / "ep").glob(".*tmp"))
 
 
@@ -144,3 +146,35 @@ def test_ledger_resume_and_rebuild(tmp_path: Path) -> None:
     assert ledger.rebuild() == 5
     # Rebuilt from summaries: "parked" is a decision of the queue, so m4 comes back as crashed.
     assert ledger.done() == {"m1", "m2"}
+
+
+V1_EVENTS = [
+    (
+        '{"kind":"episode_started","schema_version":1,"episode_id":"old-a1","mission_id":"3",'
+        '"mode":"sync","players":[{"role":"defuser","policy":"random","kind":"scripted",'
+        '"privileged":false,"label":"random (scripted)","seat":null,"manual":null}],'
+        '"mission":"{}","at":1.0}'
+    ),
+    (
+        '{"kind":"turn","role":"defuser","turn":0,"started_at":1.0,"dispatched_at":1.5,'
+        '"seconds_remaining":180.0,"received":[],"raw_output":"x","action":{"kind":"do_nothing",'
+        '"name":null,"label":null,"x_pos":null,"y_pos":null,"message":null},"result":null,'
+        '"warnings":[],"errors":[],"frames":[],"mask":null,"tokens":{"input":0,"output":0,'
+        '"cache_read":0,"cache_write":0},"cost_usd":0.0,"latency_s":0.1}'
+    ),
+    '{"kind":"episode_ended","outcome":"timeout","reason":"clock","at":2.0}',
+]
+
+
+def test_version_1_records_still_read(tmp_path: Path) -> None:
+    """A version 1 file (no ids on later lines, no settings, no harness) reads as version 2
+    with the ids filled from the directory and the new fields empty."""
+    folder = tmp_path / "old-a1"
+    folder.mkdir()
+    (folder / "events.jsonl").write_text("\n".join(V1_EVENTS) + "\n")
+    events = list(read_events(folder))
+    assert [e.episode_id for e in events] == ["old-a1"] * 3
+    started, turn, _ = events
+    assert started.schema_version == 1 and started.harness is None
+    assert started.players[0].settings is None
+    assert turn.shown == [] and turn.strikes is None
