@@ -23,10 +23,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from gptnt.errors import MissionError
 from gptnt.protocol import MODULE_KINDS, MissionConfig
+from gptnt.protocol._kinds import title
 
 __all__ = [
     "DEFAULT_MISSIONS_DIR",
-    "MODULE_TITLES",
     "Mission",
     "MissionKind",
     "Mode",
@@ -42,22 +42,6 @@ DEFAULT_MISSIONS_DIR = Path(__file__).resolve().parent.parent / "missions"
 
 MissionKind = Literal["multi", "single"]
 Mode = Literal["sync", "async"]
-
-# The names players and the manual use for each module kind.
-MODULE_TITLES: dict[str, str] = {
-    "Wires": "Wires",
-    "BigButton": "The Button",
-    "Keypad": "Keypad",
-    "Simon": "Simon Says",
-    "WhosOnFirst": "Who's on First",
-    "Memory": "Memory",
-    "Morse": "Morse Code",
-    "Venn": "Complicated Wires",
-    "WireSequence": "Wire Sequence",
-    "Maze": "Maze",
-    "Password": "Passwords",
-}
-
 
 class Mission(BaseModel):
     """One mission file."""
@@ -89,7 +73,7 @@ class Mission(BaseModel):
     @property
     def module_titles(self) -> list[str]:
         """The modules by their manual names, in component order."""
-        return [MODULE_TITLES.get(name, name) for name in self.config.components]
+        return [title(name) for name in self.config.components]
 
 
 class Suite(BaseModel):

@@ -20,9 +20,10 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
+from gptnt.protocol import KINDS
 from gptnt.rules._edgework import Edgework
 from gptnt.rules.ruleset import V1
-from gptnt.sim.modules import STEMS, engine_for
+from gptnt.sim.modules import engine_for
 from gptnt.sim.modules._base import Slot
 from gptnt.sim.render.modules import drawer_for
 
@@ -76,7 +77,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    for kind, stem in STEMS.items():
+    for kind, stem in ((spec.name, spec.stem) for spec in KINDS):
         engine = engine_for(kind).generate(
             random.Random(args.seed), rules=V1, bomb=_Bomb(), slot=Slot(True, 0)
         )

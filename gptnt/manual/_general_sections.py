@@ -10,27 +10,14 @@ from typing import get_args
 
 from gptnt.manual import _edgework_figures as edge_fig
 from gptnt.manual._layout import Block, Bullets, Heading, Paragraph, Section
+from gptnt.manual.modules import section_for
+from gptnt.protocol._kinds import KINDS
 from gptnt.protocol._state import PortType
 from gptnt.rules.modules import big_button
 from gptnt.rules.ruleset import Ruleset
 
 # The three-letter labels indicators carry in the game.
 INDICATOR_LABELS = ("SND", "CLR", "CAR", "IND", "FRQ", "SIG", "NSA", "MSA", "TRN", "BOB", "FRK")
-
-# How the Defuser can recognise each module, in manual order (section title, look).
-MODULE_LOOKS: tuple[tuple[str, str], ...] = (
-    ("Wires", "three to six coloured wires running across the module"),
-    ("The Button", "one big coloured button with a word on it"),
-    ("Keypad", "four square keys with unusual symbols"),
-    ("Simon Says", "four coloured buttons in a diamond that flash"),
-    ("Who's on First", "a word display above six word buttons"),
-    ("Memory", "a big digit display above four numbered buttons"),
-    ("Morse Code", "a blinking light, a frequency display, arrows and a TX button"),
-    ("Complicated Wires", "vertical wires with LEDs above and star spaces below"),
-    ("Wire Sequence", "wires from numbered plugs to letters A–C, with up/down buttons"),
-    ("Maze", "a 6 × 6 grid of lights with arrow buttons"),
-    ("Passwords", "five letter wheels with arrows and a SUBMIT button"),
-)
 
 
 def introduction(rules: Ruleset) -> Section:
@@ -56,7 +43,7 @@ def introduction(rules: Ruleset) -> Section:
             "green when the module is disarmed. Every module has its own section in this "
             "manual; to tell them apart:"
         ),
-        Bullets(tuple(f"{title}: {look}." for title, look in MODULE_LOOKS)),
+        Bullets(tuple(f"{spec.title}: {section_for(spec.name).LOOK}." for spec in KINDS)),
         Heading("Strikes", level=2),
         Paragraph(
             "A wrong move on a module is a strike: the module's status light flashes red and "

@@ -16,16 +16,18 @@ from gptnt.manual._general_sections import (
     introduction,
 )
 from gptnt.manual._layout import Section, block_text, render
-from gptnt.manual._module_sections import SECTION_WRITERS
 from gptnt.manual._page import Manual
+from gptnt.manual.modules import section_for
+from gptnt.protocol._kinds import KINDS
+from gptnt.rules.oracle import rule_file
 from gptnt.rules.ruleset import Ruleset
 
 MANUAL_TITLE = "GPTNT Expert Manual"
 
 
 def sections(rules: Ruleset) -> list[Section]:
-    """Introduction, one section per module kind (in the ruleset's order), appendices."""
-    body = [write(getattr(rules, stem)) for stem, write in SECTION_WRITERS]
+    """Introduction, one section per module kind (in the registry's order), appendices."""
+    body = [section_for(spec.name).section(rule_file(spec.name).tables(rules)) for spec in KINDS]
     return [
         introduction(rules),
         *body,

@@ -21,11 +21,12 @@ from PIL import Image
 
 from gptnt.players.actions import InteractionMethod
 from gptnt.players.conversation import Attachment
-from gptnt.protocol._state import ModuleKind
+from gptnt.protocol._kinds import KINDS, ModuleKind
 from gptnt.vision import MarkStyle, SetOfMarks, build_marks, resize
 
-MOTION_KINDS: frozenset[ModuleKind] = frozenset({"Simon", "Morse"})
-"""Modules whose state can only be read over time: they get the frame sequence."""
+MOTION_KINDS: frozenset[str] = frozenset(spec.name for spec in KINDS if spec.blinks)
+"""Modules whose state can only be read over time (the registry's ``blinks``): they get the
+frame sequence."""
 
 SEQUENCE_LENGTH = 16
 """Frames of the mod's ring buffer: four seconds of game time, 0.25 s apart."""

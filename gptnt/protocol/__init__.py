@@ -1,9 +1,10 @@
 """The game's HTTP contract as code: the single source of truth for client, simulator and tests.
 
 What the shipped GPTNT mod speaks (``../shared/reference/mod-protocol.md``), as typed values:
-mission configuration and lifecycle tokens (``_mission``), actions (``_actions``), the ``/state``
-bomb document (``_state``), the ``/buffer`` frame codec with our PNG variant (``_buffer``), and an
-async client for every route (``_client``). Depends on nothing of ours but ``gptnt.errors``.
+mission configuration and lifecycle tokens (``_mission``), the module-kind registry
+(``_kinds``), actions (``_actions``), the ``/state`` bomb document (``_state``), the ``/buffer``
+frame codec with our PNG variant (``_buffer``), and an async client for every route
+(``_client``). Depends on nothing of ours but ``gptnt.errors``.
 
     from gptnt.protocol import GameClient, MissionConfig, BombState
 """
@@ -26,10 +27,18 @@ from gptnt.protocol._buffer import (
     unpack_png_buffer,
 )
 from gptnt.protocol._client import DEFAULT_DEADLINES, DEFAULT_URL, GameClient, ModuleInfo
+from gptnt.protocol._kinds import (
+    KINDS,
+    MODULE_KINDS,
+    KindSpec,
+    LabelPlacement,
+    MarkColouring,
+    ModuleKind,
+    kind_spec,
+)
 from gptnt.protocol._mission import ComponentName, Lifecycle, MissionConfig, NeedyKind
 from gptnt.protocol._state import (
     KEYPAD_SYMBOLS,
-    MODULE_KINDS,
     BatteryWidget,
     BigButtonModule,
     BombSide,
@@ -45,7 +54,6 @@ from gptnt.protocol._state import (
     MazeModule,
     MemoryModule,
     ModuleBase,
-    ModuleKind,
     ModuleState,
     MorseModule,
     PasswordModule,
@@ -75,6 +83,7 @@ __all__ = [
     "DEFAULT_URL",
     "HEADER_SIZE",
     "KEYPAD_SYMBOLS",
+    "KINDS",
     "MODEL_ACTIONS",
     "MODULE_KINDS",
     "PNG_MAGIC",
@@ -94,7 +103,10 @@ __all__ = [
     "KeypadKey",
     "KeypadModule",
     "KeypadSymbol",
+    "KindSpec",
+    "LabelPlacement",
     "Lifecycle",
+    "MarkColouring",
     "MazeCell",
     "MazeModule",
     "MemoryModule",
@@ -132,6 +144,7 @@ __all__ = [
     "encode_buffer",
     "encode_png",
     "encode_png_buffer",
+    "kind_spec",
     "pack_png_buffer",
     "timer_text",
     "unpack_png_buffer",

@@ -16,16 +16,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from pydantic.alias_generators import to_camel
 
 from gptnt.errors import ConfigError
+from gptnt.protocol._kinds import ModuleKind
 from gptnt.protocol._query import format_bool, format_float, parse_bool, parse_float, parse_int
 
 NeedyKind = Literal["NeedyVentGas", "NeedyCapacitor", "NeedyKnob"]
 # A vanilla component name (KTANE's ComponentTypeEnum, case-sensitive): a ModuleKind or a
-# NeedyKind, spelled out as one Literal so a typo gets one readable error. The mod would also
-# take a modded module id, but ``/state`` cannot describe modded modules, so we refuse them.
-ComponentName = Literal[
-    "Wires", "BigButton", "Keypad", "Simon", "WhosOnFirst", "Memory", "Morse", "Venn",
-    "WireSequence", "Maze", "Password", "NeedyVentGas", "NeedyCapacitor", "NeedyKnob",
-]  # fmt: skip
+# NeedyKind, one flat Literal so a typo gets one readable error. The mod would also take a
+# modded module id, but ``/state`` cannot describe modded modules, so we refuse them.
+ComponentName = Literal[ModuleKind, NeedyKind]
 
 
 class Lifecycle(str, Enum):

@@ -13,33 +13,6 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 from pydantic.alias_generators import to_camel
 
-ModuleKind = Literal[
-    "Wires",
-    "BigButton",
-    "Keypad",
-    "Simon",
-    "WhosOnFirst",
-    "Memory",
-    "Morse",
-    "Venn",
-    "WireSequence",
-    "Maze",
-    "Password",
-]
-MODULE_KINDS: tuple[ModuleKind, ...] = (
-    "Wires",
-    "BigButton",
-    "Keypad",
-    "Simon",
-    "WhosOnFirst",
-    "Memory",
-    "Morse",
-    "Venn",
-    "WireSequence",
-    "Maze",
-    "Password",
-)
-
 BombSide = Literal["front", "back", "left", "right", "top", "bottom"]
 EdgeSide = Literal["top", "bottom", "left", "right"]
 WireColor = Literal["red", "yellow", "blue", "black", "white"]

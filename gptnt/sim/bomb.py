@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from gptnt.errors import SimulatorError
-from gptnt.protocol._state import ModuleKind, ModuleState, TimerState, Widget, timer_text
+from gptnt.protocol._kinds import KINDS, ModuleKind
+from gptnt.protocol._state import ModuleState, TimerState, Widget, timer_text
 from gptnt.rules._edgework import Edgework
 from gptnt.rules.ruleset import Ruleset
 from gptnt.sim.edgework import WidgetSpot, generate_widgets
@@ -37,7 +38,7 @@ SLOTS_PER_FACE = 6
 # The timer runs faster with each strike: rate by strikes so far, capped at the last entry.
 STRIKE_RATES = (1.0, 1.25, 1.5, 1.75, 2.0)
 # Modules that must share the timer's face (KTANE's RequiresTimerVisibility).
-NEEDS_TIMER: frozenset[str] = frozenset({"BigButton"})
+NEEDS_TIMER: frozenset[str] = frozenset(spec.name for spec in KINDS if spec.needs_timer)
 # Needy modules are accepted by /startmission but not simulated (the mod does not report them).
 NEEDY_KINDS: frozenset[str] = frozenset({"NeedyVentGas", "NeedyCapacitor", "NeedyKnob"})
 

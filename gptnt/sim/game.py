@@ -48,6 +48,7 @@ from typing import Any, ParamSpec, TypeVar
 import numpy as np
 
 from gptnt.errors import SimulatorError
+from gptnt.protocol._kinds import KINDS
 from gptnt.protocol._mission import Lifecycle, MissionConfig
 from gptnt.protocol._state import BombState
 from gptnt.rules import oracle
@@ -68,21 +69,6 @@ ROTATE_AFTER_ZOOM_OUT = 0.5  # game seconds the mod waits between zooming out an
 EMERGE_POLL = 0.1  # game seconds between emergence checks in /timestep
 EMERGE_TIMEOUT = 10.0  # game seconds /timestep waits for modules to emerge
 _EPS = 1e-9
-
-# /modules: every module kind the simulator can spawn, as the mod lists them.
-_DISPLAY_NAMES = {
-    "BigButton": "The Button",
-    "Venn": "Complicated Wires",
-    "Keypad": "Keypad",
-    "Maze": "Maze",
-    "Memory": "Memory",
-    "Morse": "Morse Code",
-    "Password": "Password",
-    "Simon": "Simon Says",
-    "WhosOnFirst": "Who's on First",
-    "WireSequence": "Wire Sequence",
-    "Wires": "Wires",
-}
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
@@ -325,8 +311,8 @@ class Game:
 
     def modules(self) -> list[dict[str, Any]]:
         return [
-            {"id": kind, "displayName": name, "isMod": False}
-            for kind, name in sorted(_DISPLAY_NAMES.items(), key=lambda item: item[1])
+            {"id": spec.name, "displayName": spec.mod_title, "isMod": False}
+            for spec in sorted(KINDS, key=lambda spec: spec.mod_title)
         ]
 
     @_locked

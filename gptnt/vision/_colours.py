@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from gptnt.protocol._state import ModuleKind
+from gptnt.protocol._kinds import KINDS, MarkColouring, ModuleKind
 from gptnt.vision._regions import RGB, Region, depth_map
 
 Colouring = Callable[[list[Region], np.ndarray], list[tuple[RGB, ...]]]
@@ -68,14 +68,21 @@ def sequence_colours(regions: list[Region], frame: np.ndarray) -> list[tuple[RGB
     return colours
 
 
-COLOURINGS: dict[ModuleKind | None, Colouring] = {
-    "BigButton": rendered_colour,
-    "Simon": rendered_colour,
-    "Wires": rendered_colour,
-    "Venn": venn_colours,
-    "WireSequence": sequence_colours,
+COLOURING_BY_NAME: dict[MarkColouring, Colouring] = {
+    "mask": mask_colour,
+    "rendered": rendered_colour,
+    "venn": venn_colours,
+    "sequence": sequence_colours,
 }
-"""Module kinds not listed (and the zoomed-out face) use ``mask_colour``."""
+"""Each colouring the module-kind registry can name."""
+
+COLOURINGS: dict[ModuleKind | None, Colouring] = {
+    spec.name: COLOURING_BY_NAME[spec.colouring]  # type: ignore[misc]
+    for spec in KINDS
+    if spec.colouring != "mask"
+}
+"""Per module kind, from the registry's ``colouring``. Kinds not listed (and the zoomed-out
+face) use ``mask_colour``."""
 
 
 def colours_for(

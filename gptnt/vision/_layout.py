@@ -2,8 +2,8 @@
 time, whatever the number of elements).
 
 A placement takes the regions in reading order and the label box size and returns one box
-centre per region, plus the axis along which labels that collide are spread apart. The table
-``PLACEMENTS`` picks one placement per module kind; ``None`` is the zoomed-out bomb face.
+centre per region, plus the axis along which labels that collide are spread apart. The module-kind
+registry names one placement per kind (``PLACEMENTS``, derived from it); ``None`` is the zoomed-out bomb face.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Literal
 
 import numpy as np
 
-from gptnt.protocol._state import ModuleKind
+from gptnt.protocol._kinds import KINDS, LabelPlacement, ModuleKind
 from gptnt.vision._regions import Region
 
 Point = tuple[float, float]
@@ -152,20 +152,23 @@ def sequence(regions: list[Region], box: tuple[int, int]) -> Layout:
     return Layout([up, *wires, down], "y")
 
 
+PLACEMENT_BY_NAME: dict[LabelPlacement, Placement] = {
+    "corner": corner,
+    "left_end": left_end,
+    "bottom_end": bottom_end,
+    "sequence": sequence,
+    "radial": radial,
+    "sideways": sideways,
+    "below": below,
+    "above_below": above_below,
+}
+"""Each placement the module-kind registry can name."""
+
 PLACEMENTS: dict[ModuleKind | None, Placement] = {
     None: corner,
-    "BigButton": corner,
-    "Wires": left_end,
-    "Venn": bottom_end,
-    "WireSequence": sequence,
-    "Simon": radial,
-    "Maze": radial,
-    "Keypad": sideways,
-    "WhosOnFirst": sideways,
-    "Memory": below,
-    "Morse": below,
-    "Password": above_below,
+    **{spec.name: PLACEMENT_BY_NAME[spec.placement] for spec in KINDS},  # type: ignore[misc]
 }
+"""Per module kind, from the registry's ``placement``; ``None`` is the zoomed-out face."""
 
 
 def place(

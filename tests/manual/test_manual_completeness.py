@@ -12,7 +12,7 @@ import pytest
 
 from gptnt.manual import Manual
 from gptnt.manual._generate import generate, outline_text
-from gptnt.manual._module_sections import VENN_LETTERS
+from gptnt.manual.modules.venn import VENN_LETTERS
 from gptnt.rules.modules import keypad, maze, memory, wires
 from gptnt.rules.ruleset import V1, Ruleset
 

@@ -47,7 +47,7 @@ def test_solved_modules_need_nothing() -> None:
 
 def test_unknown_kind_is_a_clear_error() -> None:
     with pytest.raises(ConfigError, match="Piano"):
-        oracle._rule_file("Piano")
+        oracle.rule_file("Piano")
 
 
 def test_memory_history_is_recorded_per_stage() -> None:

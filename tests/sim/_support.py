@@ -19,7 +19,8 @@ from typing import TypeVar
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gptnt.protocol._state import ModuleKind, ModuleState
+from gptnt.protocol._kinds import ModuleKind
+from gptnt.protocol._state import ModuleState
 from gptnt.rules._edgework import Edgework
 from gptnt.rules._steps import Hold, Press, ReleaseOnDigit, Step
 from gptnt.rules.ruleset import V1

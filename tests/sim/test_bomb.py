@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from gptnt.errors import SimulatorError
 from gptnt.protocol import timer_text
-from gptnt.protocol._state import MODULE_KINDS, BombState
+from gptnt.protocol._kinds import MODULE_KINDS
+from gptnt.protocol._state import BombState
 from gptnt.rules.ruleset import V1
 from gptnt.sim.bomb import Bomb, BombSpec
 

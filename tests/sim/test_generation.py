@@ -31,12 +31,12 @@ from typing import Any, TypeVar
 
 import pytest
 
+from gptnt.protocol._kinds import ModuleKind
 from gptnt.protocol._state import (
     BigButtonModule,
     KeypadModule,
     MazeModule,
     MemoryModule,
-    ModuleKind,
     MorseModule,
     SimonModule,
     VennModule,

@@ -12,7 +12,6 @@ The distributions themselves are checked in ``test_generation.py``.
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from random import Random
 
@@ -21,9 +20,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import TypeAdapter
 
-from gptnt.protocol._state import MODULE_KINDS, ModuleKind, ModuleState
+from gptnt.protocol._kinds import MODULE_KINDS, ModuleKind
+from gptnt.protocol._state import ModuleState
 from gptnt.rules._edgework import Edgework
-from gptnt.rules.oracle import STEMS
+from gptnt.rules.oracle import rule_file
 from gptnt.rules.ruleset import V1
 from gptnt.sim.edgework import generate_widgets
 from gptnt.sim.modules import engine_for
@@ -77,7 +77,7 @@ def test_same_seed_same_module_and_valid_states(
     first, second = _module(kind, seed, widgets), _module(kind, seed, widgets)
     state = _valid(first, 0.0)
     assert state == second.export(0.0, in_focus=True)
-    rules_file = importlib.import_module(f"gptnt.rules.modules.{STEMS[kind]}")
+    rules_file = rule_file(kind)
     assert first.elements() == rules_file.elements(state)
     t = 0.0
     for pick, wait, hold in inputs:

@@ -7,14 +7,18 @@ must show anywhere on the timer (``MM:SS`` or ``SS.hh``) at the moment of releas
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from gptnt.errors import ConfigError
 from gptnt.protocol._state import BigButtonModule
 from gptnt.rules._edgework import Edgework
+from gptnt.rules._file import no_history
 from gptnt.rules._steps import Hold, Press, ReleaseOnDigit, Step
+
+if TYPE_CHECKING:
+    from gptnt.rules.ruleset import Ruleset
 
 Action = Literal["tap", "hold"]
 
@@ -126,7 +130,12 @@ def elements(module: BigButtonModule) -> list[str]:
 
 
 def solve(
-    module: BigButtonModule, edgework: Edgework, rules: ButtonRules, *, strikes: int
+    module: BigButtonModule,
+    edgework: Edgework,
+    rules: ButtonRules,
+    *,
+    strikes: int,
+    history: Sequence[object] = (),
 ) -> list[Step]:
     """Tap; or hold, then (called again once held, strip visible) release on the strip's digit.
 
@@ -145,7 +154,12 @@ def solve(
 
 
 def mistakes(
-    module: BigButtonModule, edgework: Edgework, rules: ButtonRules, *, strikes: int
+    module: BigButtonModule,
+    edgework: Edgework,
+    rules: ButtonRules,
+    *,
+    strikes: int,
+    history: Sequence[object] = (),
 ) -> list[Step]:
     """Steps that strike at once: a tap when a hold is needed; any release of a wrongly held button.
 
@@ -158,3 +172,10 @@ def mistakes(
     if module.is_held:
         return [ReleaseOnDigit(0)] if needed == "tap" else []
     return [Press("button")] if needed == "hold" else []
+
+
+def tables(ruleset: Ruleset) -> ButtonRules:
+    return ruleset.big_button
+
+
+pressed = no_history

@@ -9,11 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from gptnt.errors import ConfigError
 from gptnt.protocol._state import KeypadKey, KeypadModule
 from gptnt.rules._edgework import Edgework
+from gptnt.rules._file import no_history
 from gptnt.rules._steps import Press, Step
+
+if TYPE_CHECKING:
+    from gptnt.rules.ruleset import Ruleset
 
 # Element ids in mask order; key i is exported as top_left, top_right, bottom_left, bottom_right.
 KEYS: tuple[str, ...] = ("top-left", "top-right", "bottom-left", "bottom-right")
@@ -80,7 +85,12 @@ def elements(module: KeypadModule) -> list[str]:
 
 
 def solve(
-    module: KeypadModule, edgework: Edgework, rules: KeypadRules, *, strikes: int
+    module: KeypadModule,
+    edgework: Edgework,
+    rules: KeypadRules,
+    *,
+    strikes: int,
+    history: Sequence[object] = (),
 ) -> list[Step]:
     """The keys not yet lit green, in column order."""
     if module.is_solved:
@@ -91,8 +101,20 @@ def solve(
 
 
 def mistakes(
-    module: KeypadModule, edgework: Edgework, rules: KeypadRules, *, strikes: int
+    module: KeypadModule,
+    edgework: Edgework,
+    rules: KeypadRules,
+    *,
+    strikes: int,
+    history: Sequence[object] = (),
 ) -> list[Step]:
     """Every unpressed key except the next one in order: each is one strike (progress kept)."""
     todo = solve(module, edgework, rules, strikes=strikes)
     return todo[1:]
+
+
+def tables(ruleset: Ruleset) -> KeypadRules:
+    return ruleset.keypad
+
+
+pressed = no_history

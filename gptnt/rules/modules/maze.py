@@ -8,12 +8,18 @@ square to the red triangle, one arrow press per cell.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from gptnt.errors import ConfigError
 from gptnt.protocol._state import MazeCell, MazeModule
 from gptnt.rules._edgework import Edgework
+from gptnt.rules._file import no_history
 from gptnt.rules._steps import Press, Step
+
+if TYPE_CHECKING:
+    from gptnt.rules.ruleset import Ruleset
 
 Cell = tuple[int, int]  # (row, column), 0-based, (0, 0) top-left
 
@@ -162,7 +168,14 @@ def elements(module: MazeModule) -> list[str]:
     return list(MOVES)
 
 
-def solve(module: MazeModule, edgework: Edgework, rules: MazeRules, *, strikes: int) -> list[Step]:
+def solve(
+    module: MazeModule,
+    edgework: Edgework,
+    rules: MazeRules,
+    *,
+    strikes: int,
+    history: Sequence[object] = (),
+) -> list[Step]:
     if module.is_solved:
         return []
     path = _maze_of(module, rules).path(
@@ -172,7 +185,12 @@ def solve(module: MazeModule, edgework: Edgework, rules: MazeRules, *, strikes: 
 
 
 def mistakes(
-    module: MazeModule, edgework: Edgework, rules: MazeRules, *, strikes: int
+    module: MazeModule,
+    edgework: Edgework,
+    rules: MazeRules,
+    *,
+    strikes: int,
+    history: Sequence[object] = (),
 ) -> list[Step]:
     """Every arrow that runs into a wall from where the square stands."""
     if module.is_solved:
@@ -185,3 +203,10 @@ def mistakes(
         if maze.neighbour(here, arrow) is None
         and (rules.border_strikes or maze.inside(maze.toward(here, arrow)))
     ]
+
+
+def tables(ruleset: Ruleset) -> MazeRules:
+    return ruleset.maze
+
+
+pressed = no_history

@@ -15,11 +15,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from gptnt.errors import ConfigError
 from gptnt.protocol._state import MemoryModule
 from gptnt.rules._edgework import Edgework
 from gptnt.rules._steps import Press, Step
+
+if TYPE_CHECKING:
+    from gptnt.rules.ruleset import Ruleset
 
 BUTTONS: tuple[str, ...] = tuple(f"button-{i}" for i in range(4))  # left → right
 
@@ -146,3 +150,7 @@ def mistakes(
     if not right:
         return []
     return [Press(b) for b in BUTTONS if Press(b) != right[0]]
+
+
+def tables(ruleset: Ruleset) -> MemoryRules:
+    return ruleset.memory

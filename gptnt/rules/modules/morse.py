@@ -7,12 +7,18 @@ current frequency to the word's, then presses TX.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from gptnt.errors import ConfigError
 from gptnt.protocol._state import MorseModule
 from gptnt.rules._edgework import Edgework
+from gptnt.rules._file import no_history
 from gptnt.rules._steps import Press, Step
+
+if TYPE_CHECKING:
+    from gptnt.rules.ruleset import Ruleset
 
 ELEMENTS = ["left", "right", "transmit"]
 
@@ -78,7 +84,12 @@ def elements(module: MorseModule) -> list[str]:
 
 
 def solve(
-    module: MorseModule, edgework: Edgework, rules: MorseRules, *, strikes: int
+    module: MorseModule,
+    edgework: Edgework,
+    rules: MorseRules,
+    *,
+    strikes: int,
+    history: Sequence[object] = (),
 ) -> list[Step]:
     if module.is_solved:
         return []
@@ -89,9 +100,21 @@ def solve(
 
 
 def mistakes(
-    module: MorseModule, edgework: Edgework, rules: MorseRules, *, strikes: int
+    module: MorseModule,
+    edgework: Edgework,
+    rules: MorseRules,
+    *,
+    strikes: int,
+    history: Sequence[object] = (),
 ) -> list[Step]:
     """Transmitting on any frequency but the word's is a strike; the arrows never are."""
     if module.is_solved or round(module.current_frequency) == rules.frequency(module.sequence):
         return []
     return [Press("transmit")]
+
+
+def tables(ruleset: Ruleset) -> MorseRules:
+    return ruleset.morse
+
+
+pressed = no_history

@@ -7,11 +7,17 @@ time and is called again until the display reads the goal, then submits.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from gptnt.protocol._state import PasswordModule
 from gptnt.rules._edgework import Edgework
+from gptnt.rules._file import no_history
 from gptnt.rules._steps import Press, Step
+
+if TYPE_CHECKING:
+    from gptnt.rules.ruleset import Ruleset
 
 COLUMNS = 5
 
@@ -43,7 +49,12 @@ def elements(module: PasswordModule) -> list[str]:
 
 
 def solve(
-    module: PasswordModule, edgework: Edgework, rules: PasswordRules, *, strikes: int
+    module: PasswordModule,
+    edgework: Edgework,
+    rules: PasswordRules,
+    *,
+    strikes: int,
+    history: Sequence[object] = (),
 ) -> list[Step]:
     """One notch down on every column not yet showing the goal's letter; submit when none is."""
     if module.is_solved:
@@ -57,9 +68,21 @@ def solve(
 
 
 def mistakes(
-    module: PasswordModule, edgework: Edgework, rules: PasswordRules, *, strikes: int
+    module: PasswordModule,
+    edgework: Edgework,
+    rules: PasswordRules,
+    *,
+    strikes: int,
+    history: Sequence[object] = (),
 ) -> list[Step]:
     """Submitting any word but the goal is a strike; the arrows never strike."""
     if module.is_solved or module.current_word == module.goal_word:
         return []
     return [Press("submit")]
+
+
+def tables(ruleset: Ruleset) -> PasswordRules:
+    return ruleset.password
+
+
+pressed = no_history

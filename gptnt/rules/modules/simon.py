@@ -9,10 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from gptnt.protocol._state import SimonModule
 from gptnt.rules._edgework import Edgework
+from gptnt.rules._file import no_history
 from gptnt.rules._steps import Press, Step
+
+if TYPE_CHECKING:
+    from gptnt.rules.ruleset import Ruleset
 
 # Button colours in mask order (also the game's colour indices 0–3).
 COLORS: tuple[str, ...] = ("red", "blue", "green", "yellow")
@@ -68,7 +73,12 @@ def _stage_flashes(module: SimonModule) -> list[str]:
 
 
 def solve(
-    module: SimonModule, edgework: Edgework, rules: SimonRules, *, strikes: int
+    module: SimonModule,
+    edgework: Edgework,
+    rules: SimonRules,
+    *,
+    strikes: int,
+    history: Sequence[object] = (),
 ) -> list[Step]:
     """All presses of the current stage, from its first colour."""
     if module.is_solved:
@@ -78,10 +88,22 @@ def solve(
 
 
 def mistakes(
-    module: SimonModule, edgework: Edgework, rules: SimonRules, *, strikes: int
+    module: SimonModule,
+    edgework: Edgework,
+    rules: SimonRules,
+    *,
+    strikes: int,
+    history: Sequence[object] = (),
 ) -> list[Step]:
     """At the start of a stage, each of the three wrong colours is one strike."""
     if module.is_solved:
         return []
     first = solve(module, edgework, rules, strikes=strikes)[0]
     return [Press(c) for c in COLORS if Press(c) != first]
+
+
+def tables(ruleset: Ruleset) -> SimonRules:
+    return ruleset.simon
+
+
+pressed = no_history

@@ -7,13 +7,17 @@ instructions themselves are a small vocabulary of edgework conditions evaluated 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from gptnt.protocol._state import VennModule, VennWire
 from gptnt.rules._edgework import Edgework
+from gptnt.rules._file import no_history
 from gptnt.rules._steps import Press, Step
+
+if TYPE_CHECKING:
+    from gptnt.rules.ruleset import Ruleset
 
 Instruction = Literal["cut", "dont_cut", "serial_even", "parallel_port", "two_batteries"]
 Features = tuple[bool, bool, bool, bool]  # (has red, has blue, has star, LED on)
@@ -80,7 +84,14 @@ def elements(module: VennModule) -> list[str]:
     return [f"wire-{w.position}" for w in module.wires if w is not None]
 
 
-def solve(module: VennModule, edgework: Edgework, rules: VennRules, *, strikes: int) -> list[Step]:
+def solve(
+    module: VennModule,
+    edgework: Edgework,
+    rules: VennRules,
+    *,
+    strikes: int,
+    history: Sequence[object] = (),
+) -> list[Step]:
     """Cut every uncut wire the diagram says to cut, left to right."""
     if module.is_solved:
         return []
@@ -92,7 +103,12 @@ def solve(module: VennModule, edgework: Edgework, rules: VennRules, *, strikes: 
 
 
 def mistakes(
-    module: VennModule, edgework: Edgework, rules: VennRules, *, strikes: int
+    module: VennModule,
+    edgework: Edgework,
+    rules: VennRules,
+    *,
+    strikes: int,
+    history: Sequence[object] = (),
 ) -> list[Step]:
     """Cutting any uncut wire the diagram says to leave is a strike."""
     if module.is_solved:
@@ -102,3 +118,10 @@ def mistakes(
         for w in module.wires
         if w is not None and not w.is_cut and not rules.should_cut(_wire_features(w), edgework)
     ]
+
+
+def tables(ruleset: Ruleset) -> VennRules:
+    return ruleset.venn
+
+
+pressed = no_history

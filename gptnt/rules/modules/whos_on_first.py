@@ -10,11 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from gptnt.errors import ConfigError
 from gptnt.protocol._state import WhosOnFirstModule
 from gptnt.rules._edgework import Edgework
+from gptnt.rules._file import no_history
 from gptnt.rules._steps import Press, Step
+
+if TYPE_CHECKING:
+    from gptnt.rules.ruleset import Ruleset
 
 BUTTONS: tuple[str, ...] = tuple(f"button-{i}" for i in range(6))  # TL, TR, ML, MR, BL, BR
 
@@ -119,7 +124,12 @@ def elements(module: WhosOnFirstModule) -> list[str]:
 
 
 def solve(
-    module: WhosOnFirstModule, edgework: Edgework, rules: WhosOnFirstRules, *, strikes: int
+    module: WhosOnFirstModule,
+    edgework: Edgework,
+    rules: WhosOnFirstRules,
+    *,
+    strikes: int,
+    history: Sequence[object] = (),
 ) -> list[Step]:
     """The one press of the current stage. Empty while solved or while the buttons emerge
     (display and labels unknown: wait for ``is_emerged`` and ask again)."""
@@ -129,10 +139,22 @@ def solve(
 
 
 def mistakes(
-    module: WhosOnFirstModule, edgework: Edgework, rules: WhosOnFirstRules, *, strikes: int
+    module: WhosOnFirstModule,
+    edgework: Edgework,
+    rules: WhosOnFirstRules,
+    *,
+    strikes: int,
+    history: Sequence[object] = (),
 ) -> list[Step]:
     """Every other button: each is one strike (and new words appear; the stage is kept)."""
     right = solve(module, edgework, rules, strikes=strikes)
     if not right:
         return []
     return [Press(b) for b in BUTTONS if Press(b) != right[0]]
+
+
+def tables(ruleset: Ruleset) -> WhosOnFirstRules:
+    return ruleset.whos_on_first
+
+
+pressed = no_history

@@ -8,11 +8,17 @@ solver cuts the current panel's wires that need it, then presses *down* to the n
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from gptnt.protocol._state import SequenceWire, WireSequenceModule
 from gptnt.rules._edgework import Edgework
+from gptnt.rules._file import no_history
 from gptnt.rules._steps import Press, Step
+
+if TYPE_CHECKING:
+    from gptnt.rules.ruleset import Ruleset
 
 PANELS = 4  # panels per module (protocol: slot i is on panel i // 3 + 1)
 SLOTS_PER_PANEL = 3
@@ -75,7 +81,12 @@ def elements(module: WireSequenceModule) -> list[str]:
 
 
 def solve(
-    module: WireSequenceModule, edgework: Edgework, rules: WireSequenceRules, *, strikes: int
+    module: WireSequenceModule,
+    edgework: Edgework,
+    rules: WireSequenceRules,
+    *,
+    strikes: int,
+    history: Sequence[object] = (),
 ) -> list[Step]:
     """Cut what the current panel needs, then go down (which solves it on the last panel)."""
     if module.is_solved or module.panel > PANELS:
@@ -90,7 +101,12 @@ def solve(
 
 
 def mistakes(
-    module: WireSequenceModule, edgework: Edgework, rules: WireSequenceRules, *, strikes: int
+    module: WireSequenceModule,
+    edgework: Edgework,
+    rules: WireSequenceRules,
+    *,
+    strikes: int,
+    history: Sequence[object] = (),
 ) -> list[Step]:
     """Cutting a wire that must stay, or going down with a required cut still undone."""
     if module.is_solved or module.panel > PANELS or not module.is_emerged:
@@ -105,3 +121,10 @@ def mistakes(
     if any(verdict[w.start_position_number] and not w.is_cut for w in panel):
         wrong.append(Press("down"))
     return wrong
+
+
+def tables(ruleset: Ruleset) -> WireSequenceRules:
+    return ruleset.wire_sequence
+
+
+pressed = no_history

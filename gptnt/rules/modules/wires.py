@@ -10,12 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from gptnt.errors import ConfigError
 from gptnt.protocol._state import Wire, WireColor, WiresModule
 from gptnt.rules._edgework import Edgework
+from gptnt.rules._file import no_history
 from gptnt.rules._steps import Press, Step
+
+if TYPE_CHECKING:
+    from gptnt.rules.ruleset import Ruleset
 
 # ---------------------------------------------------------------- conditions and cuts
 
@@ -162,7 +166,12 @@ def _present(module: WiresModule) -> list[Wire]:
 
 
 def solve(
-    module: WiresModule, edgework: Edgework, rules: WiresRules, *, strikes: int
+    module: WiresModule,
+    edgework: Edgework,
+    rules: WiresRules,
+    *,
+    strikes: int,
+    history: Sequence[object] = (),
 ) -> list[Step]:
     """Cut the one wire the rules name (a wrongly cut wire stays cut and still counts)."""
     if module.is_solved:
@@ -173,7 +182,12 @@ def solve(
 
 
 def mistakes(
-    module: WiresModule, edgework: Edgework, rules: WiresRules, *, strikes: int
+    module: WiresModule,
+    edgework: Edgework,
+    rules: WiresRules,
+    *,
+    strikes: int,
+    history: Sequence[object] = (),
 ) -> list[Step]:
     """Every other uncut wire: cutting any of them is one strike."""
     if module.is_solved:
@@ -184,3 +198,10 @@ def mistakes(
         for w in _present(module)
         if not w.is_cut and Press(f"wire-{w.position}") not in right
     ]
+
+
+def tables(ruleset: Ruleset) -> WiresRules:
+    return ruleset.wires
+
+
+pressed = no_history

@@ -1,7 +1,7 @@
 """Module engines of the simulator, one file per module kind, found by kind through ``engine_for``.
 
-Each ``gptnt.sim.modules.<stem>`` file exports ``ENGINE`` (a ``ModuleEngine`` subclass). Files
-are imported lazily, on first use of their kind, so a bomb only loads the engines it needs.
+Each ``gptnt.sim.modules.<stem>`` file (the stem of the kind's registry row) exports ``ENGINE``
+(a ``ModuleEngine`` subclass). Files are imported lazily, on first use of their kind, so a bomb only loads the engines it needs.
 """
 
 from __future__ import annotations
@@ -10,17 +10,17 @@ import importlib
 from typing import TYPE_CHECKING
 
 from gptnt.errors import SimulatorError
-from gptnt.rules.oracle import STEMS
+from gptnt.protocol._kinds import BY_NAME
 
 if TYPE_CHECKING:
     from gptnt.sim.modules._base import ModuleEngine
 
-__all__ = ["STEMS", "engine_for"]
+__all__ = ["engine_for"]
 
 
 def engine_for(kind: str) -> type[ModuleEngine]:
     """The engine class of a module kind (``Wires``, ``BigButton``, …)."""
-    stem = STEMS.get(kind)
-    if stem is None:
-        raise SimulatorError(f"module kind {kind!r} is unknown; use one of {', '.join(STEMS)}")
-    return importlib.import_module(f"gptnt.sim.modules.{stem}").ENGINE
+    spec = BY_NAME.get(kind)
+    if spec is None:
+        raise SimulatorError(f"module kind {kind!r} is unknown; use one of {', '.join(BY_NAME)}")
+    return importlib.import_module(f"gptnt.sim.modules.{spec.stem}").ENGINE

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from gptnt.errors import SimulatorError
-from gptnt.protocol._state import ModuleKind, PasswordModule
+from gptnt.protocol._kinds import ModuleKind
+from gptnt.protocol._state import PasswordModule
 from gptnt.rules.modules.password import COLUMNS, candidates
 from gptnt.rules.ruleset import Ruleset
 from gptnt.sim.modules._base import BombContext, ModuleEngine, Slot
