@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, field
 
 JsonValue = object
@@ -24,6 +25,7 @@ _LITERALS: dict[str, tuple[JsonValue, bool]] = {
     "False": (False, True),
     "None": (None, True),
 }
+_HEX4 = re.compile(r"[0-9A-Fa-f]{4}")
 _CURLY = {"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'"}
 
 
@@ -37,6 +39,9 @@ class JsonReading:
     repairs: list[str] = field(default_factory=list)
     complete: bool = True
     """False when the text ended inside the value and closing brackets were supplied."""
+    cut: bool = False
+    """True when the text ended inside a string or where a value was due: not only closing
+    brackets are missing, part of the value itself is (a response cut off mid-action)."""
 
 
 def read_json(text: str) -> JsonReading:
@@ -52,7 +57,7 @@ def read_json(text: str) -> JsonReading:
         reader.note("text after the JSON value")
     if not reader.repairs:
         reader.note("non-standard JSON")
-    return JsonReading(value, sorted(set(reader.repairs)), reader.complete)
+    return JsonReading(value, sorted(set(reader.repairs)), reader.complete, reader.cut)
 
 
 class _Reader:
@@ -61,6 +66,7 @@ class _Reader:
         self.pos = 0
         self.repairs: list[str] = []
         self.complete = True
+        self.cut = False
 
     def note(self, repair: str) -> None:
         self.repairs.append(repair)
@@ -90,15 +96,19 @@ class _Reader:
             raise JsonUnreadable("nested too deeply")
         self.skip_space()
         ch = self.peek()
+        if ch == "":
+            # Checked first: the empty string is "in" every string of quote characters.
+            if depth == 0:
+                raise JsonUnreadable("no value")
+            self.complete = False
+            self.cut = True
+            return None
         if ch == "{":
             return self.obj(depth)
         if ch == "[":
             return self.array(depth)
         if ch in "\"'" or ch in _CURLY:
             return self.string()
-        if ch == "" and depth > 0:
-            self.complete = False
-            return None
         return self.scalar()
 
     def obj(self, depth: int) -> dict[str, JsonValue]:
@@ -195,6 +205,7 @@ class _Reader:
             chars.append(ch)
             self.pos += 1
         self.complete = False
+        self.cut = True
         self.note("unterminated string")
         return "".join(chars)
 
@@ -203,12 +214,12 @@ class _Reader:
         simple = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "/": "/"}
         if nxt == "u":
             digits = self.text[self.pos + 2 : self.pos + 6]
-            try:
+            if _HEX4.fullmatch(digits):
                 self.pos += 6
-                return chr(int(digits, 16))
-            except ValueError:
-                self.note("bad escapes")
-                return digits
+                return chr(int(digits, 16))  # a lone surrogate is replaced later (scrub)
+            self.note("bad escapes")
+            self.pos += 2
+            return "u"
         self.pos += 2
         return simple.get(nxt, nxt)
 

@@ -8,7 +8,10 @@ transport retries (``PlayerConfig.transport_retries``).
 
 A call never raises for a provider's failure: the reply says ``failure="content_filter"`` (the
 provider refused the content; the caller applies the paper's rephrase treatment, H) or
-``failure="provider_error"`` (the turn is lost; the model is told on its next turn).
+``failure="provider_error"`` (the turn is lost; the model is told on its next turn), which
+includes payloads that cannot be read (no JSON, ``"choices": []``). The text that is kept is
+valid Unicode and at most ``OUTPUT_CAP_CHARS`` long (``gptnt.players._text``): a 5 MB answer
+would otherwise be resent on every later turn and stored whole in the record.
 
 With ``GPTNT_OFFLINE=1`` (set by the test suite) only endpoints on this machine are allowed,
 so a test can never reach a paid API.
@@ -29,6 +32,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from gptnt.errors import PlayerConfigError
+from gptnt.players._text import OUTPUT_CAP_CHARS, keep
 from gptnt.players.config import PlayerConfig
 from gptnt.players.conversation import (
     AssistantMessage,
@@ -44,6 +48,8 @@ CACHE_POINT_PROVIDERS = frozenset({"anthropic"})
 """Providers that cache only at explicit breakpoints; others cache prefixes on their own."""
 
 Failure = Literal["content_filter", "provider_error"]
+MALFORMED = "malformed response"
+"""How ``CallRecord.error`` starts when the provider's payload could not be read."""
 
 _FILTER_HINTS = (
     "content_filter",
@@ -103,11 +109,20 @@ class CallRecord(BaseModel):
     finish_reason: str | None
     failure: Failure | None = None
     error: str | None = None
+    output_chars: int = 0
+    """Characters of the reply as received; the text kept (``ModelReply.text``) is at most
+    ``OUTPUT_CAP_CHARS`` of them, scrubbed of lone surrogates."""
+
+    @property
+    def output_cut(self) -> bool:
+        return self.output_chars > OUTPUT_CAP_CHARS
 
 
 @dataclass(frozen=True)
 class ModelReply:
-    """The model's raw text (empty on failure) and the call's record."""
+    """The model's text as kept (empty on failure; valid Unicode, at most ``OUTPUT_CAP_CHARS``
+    characters) and the call's record.
+    """
 
     text: str
     finish_reason: str | None
@@ -167,8 +182,18 @@ class ModelBackend:
             return self._failed(requested_at, start, "content_filter", str(err))
         except (exceptions.ModelAPIError, exceptions.UnexpectedModelBehavior) as err:
             failure: Failure = "content_filter" if _filtered(err) else "provider_error"
-            return self._failed(requested_at, start, failure, f"{type(err).__name__}: {err}")
-        text = "".join(p.content for p in response.parts if getattr(p, "part_kind", "") == "text")
+            error = f"{type(err).__name__}: {err}"
+            if failure == "provider_error" and _malformed(err):
+                error = f"{MALFORMED}: {error}"
+            return self._failed(requested_at, start, failure, error)
+        except (IndexError, KeyError, TypeError, AttributeError) as err:
+            # pydantic-ai reads the payload as the provider documents it (``choices[0]``); a
+            # payload that breaks that reading (``"choices": []``) is the provider's fault.
+            error = f"{MALFORMED}: {type(err).__name__}: {err}"
+            return self._failed(requested_at, start, "provider_error", error)
+        raw = "".join(p.content for p in response.parts if getattr(p, "part_kind", "") == "text")
+        kept = keep(raw)
+        text = kept.text
         usage = Usage(
             input_tokens=response.usage.input_tokens,
             output_tokens=response.usage.output_tokens,
@@ -185,6 +210,7 @@ class ModelBackend:
             cost_usd=self._price.cost(usage) if self._price else None,
             finish_reason=finish,
             failure="content_filter" if finish == "content_filter" else None,
+            output_chars=kept.original_chars,
         )
         return ModelReply(text, finish, record)
 
@@ -301,6 +327,14 @@ def _filtered(err: Exception) -> bool:
     text = str(err).lower()
     body = str(getattr(err, "body", "") or "").lower()
     return any(hint in text or hint in body for hint in _FILTER_HINTS)
+
+
+def _malformed(err: Exception) -> bool:
+    """The provider answered, but not with a payload its API documents (no JSON, missing
+    fields): pydantic-ai says ``UnexpectedModelBehavior`` or fails to decode the body."""
+    from pydantic_ai import exceptions
+
+    return isinstance(err, exceptions.UnexpectedModelBehavior) or "decode response" in str(err)
 
 
 def _is_local(host: str) -> bool:

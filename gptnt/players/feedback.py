@@ -24,6 +24,7 @@ IssueCode = Literal[
     "wrong_location_type",
     "multiple_actions",
     "output_truncated",
+    "action_cut_off",
     "unknown_label",
     "off_screen",
     "provider_error",
@@ -40,6 +41,7 @@ IssueCode = Literal[
     "location_ignored",
     "extra_fields_ignored",
     "output_truncated_salvaged",
+    "output_capped",
 ]
 
 
@@ -98,6 +100,11 @@ ISSUES: dict[IssueCode, IssueText] = {
         True,
         "Your previous response ran past the length limit before its action was complete, so "
         "that turn was skipped. Shorter reasoning leaves room for the action.",
+    ),
+    "action_cut_off": IssueText(
+        True,
+        "Your previous response stopped in the middle of its action, before the action was "
+        "complete, so that turn was skipped. An action is one complete JSON object.",
     ),
     "unknown_label": IssueText(
         True,
@@ -171,6 +178,11 @@ ISSUES: dict[IssueCode, IssueText] = {
         False,
         "The action in your previous response had fields that the command does not take "
         "({detail}); they were ignored.",
+    ),
+    "output_capped": IssueText(
+        False,
+        "Your previous response was very long ({detail} were kept in this conversation and "
+        "read for the action). Shorter responses are kept whole.",
     ),
     "output_truncated_salvaged": IssueText(
         False,

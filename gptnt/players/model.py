@@ -22,8 +22,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gptnt.players._text import OUTPUT_CAP_CHARS
 from gptnt.players.actions import Action, DoNothing, SendMessage
-from gptnt.players.backends import CallRecord, ModelBackend
+from gptnt.players.backends import MALFORMED, CallRecord, ModelBackend
 from gptnt.players.config import PlayerConfig
 from gptnt.players.conversation import (
     Attachment,
@@ -157,7 +158,7 @@ class ModelPolicy:
             return self.last.decision(action, "")
         if reply.failure == "provider_error":
             self.conversation.record(None)
-            self._feedback = (Issue("provider_error", "the model could not be reached"),)
+            self._feedback = (Issue("provider_error", _failure_detail(reply.record)),)
             self.last = ModelTurn(request, reply.record, None, self._feedback, attachments)
             return self.last.decision(DoNothing(), "")
         self.conversation.record(reply.text)
@@ -169,6 +170,18 @@ class ModelPolicy:
             marks=marks,
             finish_reason=reply.finish_reason,
         )
-        self._feedback = outcome.issues
-        self.last = ModelTurn(request, reply.record, outcome, outcome.issues, attachments)
+        issues = outcome.issues
+        if reply.record.output_cut:
+            cap = (reply.record.output_chars, OUTPUT_CAP_CHARS)
+            issues = (Issue("output_capped", "{:,} characters; the first {:,}".format(*cap)),)
+            issues += outcome.issues
+        self._feedback = issues
+        self.last = ModelTurn(request, reply.record, outcome, issues, attachments)
         return self.last.decision(outcome.action, reply.text)
+
+
+def _failure_detail(call: CallRecord) -> str:
+    """What the model is told about a failed call (never the provider's full message)."""
+    if call.error and call.error.startswith(MALFORMED):
+        return "its answer could not be read"
+    return "the model could not be reached"

@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 
 from pydantic import TypeAdapter
 
-from gptnt.players._json import JsonReading, JsonUnreadable, read_json
+from gptnt.players._json import JsonReading, JsonUnreadable, JsonValue, read_json
+from gptnt.players._text import scrub
 from gptnt.players.actions import (
     LOCATED_ACTIONS,
     Action,
@@ -92,9 +93,11 @@ def parse_output(
     player no ``send_message``); ``method`` says which locations are valid.
     """
     try:
-        return _Parse(text or "", allowed, method, finish_reason == "length").run()
+        return _Parse(scrub(text or ""), allowed, method, finish_reason == "length").run()
     except Exception as err:  # noqa: BLE001 — the parser's promise: a bad output is feedback
-        return ParsedOutput(DoNothing(), None, (Issue("unparseable_action", type(err).__name__),))
+        # The last resort, never reached by the fuzz test: the detail names the bug.
+        detail = f"internal {type(err).__name__}"
+        return ParsedOutput(DoNothing(), None, (Issue("unparseable_action", detail),))
 
 
 @dataclass
@@ -164,6 +167,10 @@ class _Parse:
             if not (closed or reading.complete):
                 return self.fail("output_truncated")
             self.warn("output_truncated_salvaged")
+        elif reading.cut and not closed:
+            # The text stopped inside the action (mid-string, or where a value was due) with
+            # no token cap reported: the action is cut off, not malformed.
+            return self.fail("action_cut_off")
         action = self.interpret(reading.value)
         if isinstance(action, Issue):
             self.issues.append(action)
@@ -290,6 +297,8 @@ class _Parse:
         except JsonUnreadable:
             return None
         repairs += reading.repairs
+        # A "\ud83d" escape in JSON decodes to a lone surrogate, which no record could store.
+        reading.value = _scrubbed(reading.value)
         if repairs:
             self.warn("json_repaired", ", ".join(dict.fromkeys(repairs)))
         return reading
@@ -387,9 +396,36 @@ class _Parse:
         point = _point(raw)
         if point is None:
             return Issue("wrong_location_type", 'not an {"x": …, "y": …} point')
+        if not all(math.isfinite(v) for v in point):
+            # A 400-digit integer is a number, just not one on the image.
+            return Issue("off_screen", "(" + ", ".join(_short(v) for v in point) + ")")
         if not (isinstance(raw, dict) and set(raw) == {"x", "y"}):
             self.warn("shape_repaired", 'location written other than {"x": …, "y": …}')
         return PointLocation(x=point[0], y=point[1])
+
+
+def _scrubbed(value: JsonValue) -> JsonValue:
+    if isinstance(value, str):
+        return scrub(value)
+    if isinstance(value, dict):
+        return {scrub(str(k)): _scrubbed(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_scrubbed(v) for v in value]
+    return value
+
+
+def _as_float(value: object) -> float | None:
+    """A JSON number as a float (±inf beyond float's range); ``None`` for anything else."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+
+
+def _short(value: float) -> str:
+    return f"{value:g}" if math.isfinite(value) else "a number beyond any pixel"
 
 
 def _point(raw: object) -> tuple[float, float] | None:
@@ -403,11 +439,12 @@ def _point(raw: object) -> tuple[float, float] | None:
         values = [float(p) for p in parts] if len(parts) == 2 else []
     else:
         return None
-    if len(values) != 2 or not all(
-        isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in values
-    ):
+    if len(values) != 2:
         return None
-    return float(values[0]), float(values[1])  # type: ignore[arg-type]
+    x, y = _as_float(values[0]), _as_float(values[1])
+    if x is None or y is None or math.isnan(x) or math.isnan(y):
+        return None
+    return x, y
 
 
 def _infer_kind(data: dict) -> ActionKindName:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 
@@ -19,15 +19,18 @@ from starlette.routing import Route
 class FakeServer:
     """Serves scripted chat completions and keeps every request body it received."""
 
-    replies: list[tuple[int, dict]] = field(default_factory=list)
+    replies: list[tuple[int, dict | bytes]] = field(default_factory=list)
+    """Scripted answers, oldest first: a JSON body, or raw bytes sent as they are."""
     received: list[dict] = field(default_factory=list)
     url: str = ""
 
-    async def completions(self, request: Request) -> JSONResponse:
+    async def completions(self, request: Request) -> Response:
         self.received.append(json.loads(await request.body()))
         status, body = (
             self.replies.pop(0) if self.replies else (200, completion("<thoughts>x</thoughts>"))
         )
+        if isinstance(body, bytes):
+            return Response(body, status_code=status, media_type="application/json")
         return JSONResponse(body, status_code=status)
 
 
