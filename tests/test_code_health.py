@@ -31,3 +31,13 @@ def test_import_contracts_are_kept() -> None:
 def test_ruff_finds_nothing() -> None:
     result = _run("ruff", "check", "--no-cache", ".")
     assert result.returncode == 0, result.stdout[-3000:]
+
+
+def test_no_contract_allows_indirect_imports() -> None:
+    """A contract that allows indirect imports only checks what a package imports itself: the
+    players could then reach the client through any module that imports it."""
+    import tomllib
+
+    config = tomllib.loads((REPO / "pyproject.toml").read_text())
+    contracts = config["tool"]["importlinter"]["contracts"]
+    assert contracts and not any(c.get("allow_indirect_imports") for c in contracts)

@@ -91,7 +91,7 @@ async def _record(
 ) -> tuple[list[Exchange], str]:
     import httpx
 
-    from gptnt.protocol import GameClient
+    from gptnt.protocol.client import GameClient
     from gptnt.sim.recording import RecordingTransport, play_session
 
     if url is None:

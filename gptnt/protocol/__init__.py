@@ -3,10 +3,13 @@
 What the shipped GPTNT mod speaks (``../shared/reference/mod-protocol.md``), as typed values:
 mission configuration and lifecycle tokens (``_mission``), the module-kind registry
 (``_kinds``), actions (``_actions``), the ``/state`` bomb document (``_state``), the ``/buffer``
-frame codec with our PNG variant (``_buffer``), and an async client for every route
-(``_client``). Depends on nothing of ours but ``gptnt.errors``.
+frame codec with our PNG variant (``_buffer``). Depends on nothing of ours but ``gptnt.errors``.
 
-    from gptnt.protocol import GameClient, MissionConfig, BombState
+The async HTTP client for every route is its own public module, so that importing the
+vocabulary never loads it (the players may use the vocabulary, never the client):
+
+    from gptnt.protocol import MissionConfig, BombState
+    from gptnt.protocol.client import GameClient
 """
 
 from __future__ import annotations
@@ -26,7 +29,6 @@ from gptnt.protocol._buffer import (
     pack_png_buffer,
     unpack_png_buffer,
 )
-from gptnt.protocol._client import DEFAULT_DEADLINES, DEFAULT_URL, GameClient, ModuleInfo
 from gptnt.protocol._kinds import (
     KINDS,
     MODULE_KINDS,
@@ -79,8 +81,6 @@ from gptnt.protocol._state import (
 )
 
 __all__ = [
-    "DEFAULT_DEADLINES",
-    "DEFAULT_URL",
     "HEADER_SIZE",
     "KEYPAD_SYMBOLS",
     "KINDS",
@@ -98,7 +98,6 @@ __all__ = [
     "EdgeSide",
     "FrameBuffer",
     "GameAction",
-    "GameClient",
     "IndicatorWidget",
     "KeypadKey",
     "KeypadModule",
@@ -113,7 +112,6 @@ __all__ = [
     "MissionConfig",
     "ModelActionName",
     "ModuleBase",
-    "ModuleInfo",
     "ModuleKind",
     "ModuleState",
     "MorseModule",

@@ -51,7 +51,8 @@ from gptnt.errors import ConfigError, GameTimeoutError
 from gptnt.sim.server import CORS_HEADERS
 
 if TYPE_CHECKING:
-    from gptnt.protocol import GameClient, Lifecycle, MissionConfig
+    from gptnt.protocol import Lifecycle, MissionConfig
+    from gptnt.protocol.client import GameClient
 
 __all__ = [
     "Exchange",

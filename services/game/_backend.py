@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import httpx
 
 from gptnt.errors import ConfigError, GptntError, ProtocolError
-from gptnt.protocol import GameClient
+from gptnt.protocol.client import GameClient
 from services.bus._server import die_with_parent
 
 SIM = "sim"  # the simulator inside the service process (fastest; the default)
@@ -46,7 +46,7 @@ class BackendSpec:
     @property
     def deadlines(self) -> dict[str, float]:
         """Per-route deadlines, none longer than ``deadline_s``."""
-        from gptnt.protocol import DEFAULT_DEADLINES
+        from gptnt.protocol.client import DEFAULT_DEADLINES
 
         return {route: min(limit, self.deadline_s) for route, limit in DEFAULT_DEADLINES.items()}
 

@@ -21,7 +21,8 @@ import redis.asyncio as aioredis
 from pydantic import TypeAdapter
 
 from gptnt.errors import GameTimeoutError, GptntError, ProtocolError
-from gptnt.protocol import BombState, GameClient, Lifecycle, MissionConfig
+from gptnt.protocol import BombState, Lifecycle, MissionConfig
+from gptnt.protocol.client import GameClient
 from services.bus import EventStream, GameKeys, HeartbeatSender, RpcServer
 from services.game import api
 from services.game._backend import Backend, BackendSpec

@@ -22,13 +22,13 @@ from gptnt.errors import GameHTTPError, GameRefusedError, GameTimeoutError, Prot
 from gptnt.protocol import (
     BombState,
     GameAction,
-    GameClient,
     Lifecycle,
     MissionConfig,
     decode_png,
     encode_buffer,
     encode_png_buffer,
 )
+from gptnt.protocol.client import GameClient
 
 STATE_JSON = (Path(__file__).parent / "data" / "bomb_state.json").read_bytes()
 

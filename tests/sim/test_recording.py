@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from gptnt.errors import ConfigError, GameHTTPError
-from gptnt.protocol import GameClient, MissionConfig
+from gptnt.protocol import MissionConfig
+from gptnt.protocol.client import GameClient
 from gptnt.sim.recording import (
     Exchange,
     Recording,
