@@ -23,6 +23,12 @@ A model's bad output is *not* an exception: it becomes execution feedback and a 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
 
 class GptntError(Exception):
     """Base of every error gptnt raises on purpose."""
@@ -97,3 +103,18 @@ class DeadlineExceeded(BusError):
 
 class EpisodeError(GptntError):
     """An episode could not run to an outcome; it is recorded as ``crashed`` with this reason."""
+
+
+def first_problem(
+    err: ValidationError, *, whole: str, field_name: Callable[[str], str] | None = None
+) -> str:
+    """The first problem of a pydantic validation as one line, ``field.path: reason``.
+
+    ``whole`` names the thing when the problem is not in one field (``file``, ``body``);
+    ``field_name`` may rename the path's first part (a field's wire alias).
+    """
+    first = err.errors()[0]
+    loc = [str(part) for part in first["loc"]]
+    if loc and field_name is not None:
+        loc[0] = field_name(loc[0])
+    return f"{'.'.join(loc) or whole}: {first['msg']}"

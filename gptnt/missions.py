@@ -21,8 +21,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from gptnt.errors import MissionError
-from gptnt.protocol import MODULE_KINDS, MissionConfig
+from gptnt.errors import MissionError, first_problem
+from gptnt.protocol import MODULE_KINDS, MissionConfig, Mode
 from gptnt.protocol._kinds import title
 
 __all__ = [
@@ -41,7 +41,6 @@ __all__ = [
 DEFAULT_MISSIONS_DIR = Path(__file__).resolve().parent.parent / "missions"
 
 MissionKind = Literal["multi", "single"]
-Mode = Literal["sync", "async"]
 
 class Mission(BaseModel):
     """One mission file."""
@@ -89,9 +88,7 @@ class Suite(BaseModel):
 
 def _describe(err: ValidationError) -> str:
     """The first problem as ``field: reason``, the field path dotted (``config.timeLimit``)."""
-    first = err.errors()[0]
-    where = ".".join(str(part) for part in first["loc"]) or "file"
-    return f"{where}: {first['msg']}"
+    return first_problem(err, whole="file")
 
 
 def _read_json(path: Path) -> object:

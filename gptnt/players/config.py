@@ -14,7 +14,7 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from gptnt.errors import PlayerConfigError
+from gptnt.errors import PlayerConfigError, first_problem
 from gptnt.players.actions import CoordinateSystem, Interaction, InteractionMethod
 
 CONFIGS_DIR = Path(__file__).resolve().parents[2] / "configs" / "players"
@@ -139,6 +139,4 @@ def _validated(data: dict[str, object], where: str) -> PlayerConfig:
     try:
         return PlayerConfig.model_validate(data)
     except ValidationError as err:
-        first = err.errors()[0]
-        field = ".".join(str(p) for p in first["loc"]) or "config"
-        raise PlayerConfigError(f"{where}: {field}: {first['msg']}") from None
+        raise PlayerConfigError(f"{where}: {first_problem(err, whole='config')}") from None

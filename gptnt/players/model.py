@@ -38,8 +38,9 @@ from gptnt.players.conversation import (
 from gptnt.players.feedback import Issue, feedback_text
 from gptnt.players.observation import SEQUENCE_LENGTH, observe
 from gptnt.players.outcome import Outcome, interpret
-from gptnt.players.prompts import ACTORS, READERS, TALKERS, Mode, PromptSpec, Seat, system_prompt
+from gptnt.players.prompts import ACTORS, READERS, TALKERS, PromptSpec, Seat, system_prompt
 from gptnt.players.scripted import Decision, TurnInput
+from gptnt.protocol import Mode
 
 REPHRASE_REQUEST = "Sorry, that message did not come through. Could you put it differently?"
 """Sent to the partner, as if from this player, when a provider refused the partner's content."""

@@ -19,9 +19,9 @@ from typing import Literal
 
 from gptnt.errors import ConfigError
 from gptnt.players.actions import SCALED_MAX, ActionKindName, Interaction, InteractionMethod
+from gptnt.protocol import Mode
 
 Seat = Literal["defuser", "expert", "solo", "solo-no-manual"]
-Mode = Literal["sync", "async"]
 
 SEATS: tuple[Seat, ...] = ("defuser", "expert", "solo", "solo-no-manual")
 MODES: tuple[Mode, ...] = ("sync", "async")

@@ -29,7 +29,7 @@ import json
 import random
 import re
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Protocol
 
 import numpy as np
 from pydantic import BaseModel, TypeAdapter, ValidationError
@@ -37,15 +37,20 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from gptnt.players.actions import Action, DoNothing, InteractGame, MarkLocation, SendMessage
 from gptnt.players.backends import CallRecord
 from gptnt.players.conversation import Attachment
-from gptnt.protocol import BombState, ModuleState, Widget, timer_text
+from gptnt.protocol import (
+    UNLOCATED_ACTIONS,
+    BombState,
+    Mode,
+    ModuleState,
+    Role,
+    Widget,
+    timer_text,
+)
 from gptnt.protocol._actions import GameAction
 from gptnt.rules import Edgework, Hold, Press, ReleaseOnDigit, Step, elements, solve
 from gptnt.rules.oracle import record
 from gptnt.rules.ruleset import Ruleset, ruleset
 from gptnt.vision import SetOfMarks
-
-Role = Literal["defuser", "expert"]
-Mode = Literal["sync", "async"]
 
 # ---------------------------------------------------------------------------- the interface
 
@@ -306,9 +311,6 @@ def _step_json(step: Step) -> dict[str, object]:
 
 # ---------------------------------------------------------------------------- random, idle
 
-_UNLOCATED = ("release", "zoom_out", "rotate_left", "rotate_right", "roll_up", "roll_down", "flip")
-
-
 @dataclass
 class RandomDefuser:
     """The paper's random baseline: uniform over plausible actions of the current view
@@ -324,7 +326,7 @@ class RandomDefuser:
 
     async def decide(self, turn: TurnInput) -> Decision:
         marks = turn.observation.marks if turn.observation else None
-        choices: list[InteractGame] = [InteractGame(action=a) for a in _UNLOCATED]
+        choices: list[InteractGame] = [InteractGame(action=a) for a in UNLOCATED_ACTIONS]
         for mark in marks.marks if marks else ():
             location = MarkLocation(label=mark.label)
             choices.append(InteractGame(action="click_release", location=location))

@@ -27,9 +27,8 @@ from pydantic import BaseModel, ConfigDict
 
 from gptnt.errors import PlayerConfigError
 from gptnt.players.config import CONFIGS_DIR, PlayerConfig, load_player_config
-from gptnt.players.prompts import READERS, Mode, Seat
-
-Role = Literal["defuser", "expert"]
+from gptnt.players.prompts import READERS, Seat
+from gptnt.protocol import Mode, Role
 
 SCRIPTED_NAMES: dict[Role, tuple[str, ...]] = {
     "defuser": ("oracle", "random"),

@@ -2,8 +2,9 @@
 
 What the shipped GPTNT mod speaks (``../shared/reference/mod-protocol.md``), as typed values:
 mission configuration and lifecycle tokens (``_mission``), the module-kind registry
-(``_kinds``), actions (``_actions``), the ``/state`` bomb document (``_state``), the ``/buffer``
-frame codec with our PNG variant (``_buffer``). Depends on nothing of ours but ``gptnt.errors``.
+(``_kinds``), the words of play (``_play``: Mode, Role, GameOutcome), actions (``_actions``),
+the ``/state`` bomb document (``_state``), the ``/buffer`` frame codec with our PNG variant
+(``_buffer``). Depends on nothing of ours but ``gptnt.errors``.
 
 The async HTTP client for every route is its own public module, so that importing the
 vocabulary never loads it (the players may use the vocabulary, never the client):
@@ -14,7 +15,13 @@ vocabulary never loads it (the players may use the vocabulary, never the client)
 
 from __future__ import annotations
 
-from gptnt.protocol._actions import MODEL_ACTIONS, ActionKind, GameAction, ModelActionName
+from gptnt.protocol._actions import (
+    MODEL_ACTIONS,
+    UNLOCATED_ACTIONS,
+    ActionKind,
+    GameAction,
+    ModelActionName,
+)
 from gptnt.protocol._buffer import (
     HEADER_SIZE,
     PNG_MAGIC,
@@ -39,6 +46,7 @@ from gptnt.protocol._kinds import (
     kind_spec,
 )
 from gptnt.protocol._mission import ComponentName, Lifecycle, MissionConfig, NeedyKind
+from gptnt.protocol._play import GameOutcome, Mode, Role
 from gptnt.protocol._state import (
     KEYPAD_SYMBOLS,
     BatteryWidget,
@@ -87,6 +95,7 @@ __all__ = [
     "MODEL_ACTIONS",
     "MODULE_KINDS",
     "PNG_MAGIC",
+    "UNLOCATED_ACTIONS",
     "ActionKind",
     "BatteryWidget",
     "BigButtonModule",
@@ -98,6 +107,7 @@ __all__ = [
     "EdgeSide",
     "FrameBuffer",
     "GameAction",
+    "GameOutcome",
     "IndicatorWidget",
     "KeypadKey",
     "KeypadModule",
@@ -110,6 +120,7 @@ __all__ = [
     "MazeModule",
     "MemoryModule",
     "MissionConfig",
+    "Mode",
     "ModelActionName",
     "ModuleBase",
     "ModuleKind",
@@ -120,6 +131,7 @@ __all__ = [
     "PngBuffer",
     "PortType",
     "PortWidget",
+    "Role",
     "SequenceColor",
     "SequenceWire",
     "SerialNumberWidget",

@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from gptnt.errors import ConfigError
+from gptnt.errors import ConfigError, first_problem
 from gptnt.protocol._query import format_float, parse_float
 
 
@@ -68,6 +68,11 @@ MODEL_ACTIONS: dict[ModelActionName, ActionKind] = {
     "flip": ActionKind.FLIP,
 }
 
+UNLOCATED_ACTIONS: tuple[ModelActionName, ...] = tuple(
+    name for name, kind in MODEL_ACTIONS.items() if not kind.needs_point
+)
+"""The model actions that take no location (release, zoom out, the five rotations)."""
+
 
 class GameAction(BaseModel):
     """One ``/action`` request. A point is required for click/hold and refused otherwise."""
@@ -111,9 +116,7 @@ class GameAction(BaseModel):
         try:
             return cls(action=action, x_pos=x_pos, y_pos=y_pos)  # type: ignore[arg-type]
         except ValidationError as err:
-            first = err.errors()[0]
-            where = ".".join(str(p) for p in first["loc"]) or "action"
-            raise ConfigError(f"/action: {where}: {first['msg']}") from None
+            raise ConfigError(f"/action: {first_problem(err, whole='action')}") from None
 
     def to_query(self) -> dict[str, str]:
         """``{"action": …}`` plus ``x_pos``/``y_pos`` for click and hold."""

@@ -15,7 +15,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from pydantic.alias_generators import to_camel
 
-from gptnt.errors import ConfigError
+from gptnt.errors import ConfigError, first_problem
 from gptnt.protocol._kinds import ModuleKind
 from gptnt.protocol._query import format_bool, format_float, parse_bool, parse_float, parse_int
 
@@ -158,11 +158,9 @@ _PARSERS = {
 
 def _describe(err: ValidationError) -> str:
     """One line for the first problem: the parameter (camelCase) and pydantic's reason."""
-    first = err.errors()[0]
-    loc = [str(part) for part in first["loc"]]
-    if loc:
-        field = MissionConfig.model_fields.get(loc[0])
-        if field is not None and field.alias:
-            loc[0] = field.alias
-    where = ".".join(loc) or "mission"
-    return f"{where}: {first['msg']}"
+
+    def alias(name: str) -> str:
+        field = MissionConfig.model_fields.get(name)
+        return field.alias if field is not None and field.alias else name
+
+    return first_problem(err, whole="mission", field_name=alias)

@@ -35,6 +35,7 @@ from gptnt.errors import (
     GameRefusedError,
     GameTimeoutError,
     ProtocolError,
+    first_problem,
 )
 from gptnt.protocol._actions import GameAction
 from gptnt.protocol._buffer import (
@@ -186,6 +187,23 @@ class GameClient:
                 f"/health: {excerpt(text)!r} is not a lifecycle token", route="/health", body=text
             ) from None
 
+    async def wait_for(
+        self, *wanted: Lifecycle, timeout_s: float, poll_s: float = 0.05
+    ) -> Lifecycle:
+        """Poll ``/health`` until it reports one of ``wanted``; ``GameTimeoutError`` naming the
+        state it is stuck in once ``timeout_s`` (wall seconds) have passed."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout_s
+        while (state := await self.health()) not in wanted:
+            if loop.time() > end:
+                raise GameTimeoutError(
+                    f"/health: still {state} after {timeout_s:g} s, waiting for "
+                    + "/".join(str(w) for w in wanted),
+                    route="/health",
+                )
+            await asyncio.sleep(poll_s)
+        return state
+
     async def start_mission(self, config: MissionConfig, *, deadline: float | None = None) -> str:
         """Start a mission (only in ``Setup``); returns the seed the game echoes."""
         return (await self._text("/startmission", config.to_query(), deadline)).strip()
@@ -212,10 +230,8 @@ class GameClient:
         try:
             return BombState.model_validate_json(body)
         except ValidationError as err:
-            first = err.errors()[0]
-            where = ".".join(str(p) for p in first["loc"]) or "body"
             raise ProtocolError(
-                f"/state: not a bomb state ({where}: {first['msg']}): {excerpt(body)}",
+                f"/state: not a bomb state ({first_problem(err, whole='body')}): {excerpt(body)}",
                 route="/state",
                 body=excerpt(body),
             ) from None

@@ -19,12 +19,13 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from gptnt.protocol import Mode
+
 SCHEMA_VERSION = 2
 READABLE_VERSIONS = (1, 2)
 """Record versions this harness reads."""
 
 Outcome = Literal["solved", "strikeout", "timeout", "crashed"]
-Mode = Literal["sync", "async"]
 RoleName = Literal["defuser", "expert"]
 
 

@@ -16,17 +16,16 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from gptnt.sim.bomb import Bomb, BombSpec, Outcome
+    from gptnt.sim.bomb import Bomb, BombSpec
     from gptnt.sim.game import FrameSet, Game
     from gptnt.sim.modules import engine_for
     from gptnt.sim.render.modules import drawer_for
 
-__all__ = ["Bomb", "BombSpec", "FrameSet", "Game", "Outcome", "drawer_for", "engine_for"]
+__all__ = ["Bomb", "BombSpec", "FrameSet", "Game", "drawer_for", "engine_for"]
 
 _HOME = {
     "Bomb": "gptnt.sim.bomb",
     "BombSpec": "gptnt.sim.bomb",
-    "Outcome": "gptnt.sim.bomb",
     "FrameSet": "gptnt.sim.game",
     "Game": "gptnt.sim.game",
     "engine_for": "gptnt.sim.modules",

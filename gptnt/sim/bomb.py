@@ -23,10 +23,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 from gptnt.errors import SimulatorError
 from gptnt.protocol._kinds import KINDS, ModuleKind
+from gptnt.protocol._play import GameOutcome
 from gptnt.protocol._state import ModuleState, TimerState, Widget, timer_text
 from gptnt.rules._edgework import Edgework
 from gptnt.rules.ruleset import Ruleset
@@ -42,7 +42,6 @@ NEEDS_TIMER: frozenset[str] = frozenset(spec.name for spec in KINDS if spec.need
 # Needy modules are accepted by /startmission but not simulated (the mod does not report them).
 NEEDY_KINDS: frozenset[str] = frozenset({"NeedyVentGas", "NeedyCapacitor", "NeedyKnob"})
 
-Outcome = Literal["solved", "strikeout", "timeout", "detonated"]
 
 
 @dataclass(frozen=True)
@@ -78,7 +77,7 @@ class Bomb:
         self.modules: list[ModuleEngine] = []
         self.now = 0.0  # bomb time, seconds
         self.strikes: list[str] = []
-        self.outcome: Outcome | None = None
+        self.outcome: GameOutcome | None = None
         self.ended_at: float | None = None  # bomb time of the outcome
         # Timer: remaining = _anchor_remaining - (now - _anchor_t) * rate, re-anchored at strikes.
         self._anchor_t = spec.clock_start
@@ -225,7 +224,7 @@ class Bomb:
         if self.outcome is None and all(engine.solved for engine in self.modules):
             self._end("solved")
 
-    def _end(self, outcome: Outcome) -> None:
+    def _end(self, outcome: GameOutcome) -> None:
         self._anchor_remaining = self.seconds_remaining()
         self._anchor_t = self.now
         self.outcome = outcome

@@ -26,7 +26,6 @@ Replay rules (``Replay``, served by ``create_stub_app``):
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import math
 import os
@@ -51,7 +50,7 @@ from gptnt.errors import ConfigError, GameTimeoutError
 from gptnt.sim.server import CORS_HEADERS
 
 if TYPE_CHECKING:
-    from gptnt.protocol import Lifecycle, MissionConfig
+    from gptnt.protocol import MissionConfig
     from gptnt.protocol.client import GameClient
 
 __all__ = [
@@ -328,23 +327,6 @@ def mask_point(mask: np.ndarray) -> tuple[float, float] | None:
     return float(xs[chosen].mean() + 0.5) / width, float(ys[chosen].mean() + 0.5) / height
 
 
-async def _wait_for(client: GameClient, *wanted: Lifecycle, deadline: float = 60.0) -> Lifecycle:
-    """Poll ``/health`` until it reports one of ``wanted``; ``GameTimeoutError`` after deadline."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + deadline
-    while True:
-        state = await client.health()
-        if state in wanted:
-            return state
-        if loop.time() > end:
-            raise GameTimeoutError(
-                f"/health: still {state} after {deadline:g} s, waiting for "
-                + "/".join(str(w) for w in wanted),
-                route="/health",
-            )
-        await asyncio.sleep(0.05)
-
-
 async def play_session(client: GameClient, config: MissionConfig, *, steps: int = 2) -> None:
     """A short session touching every route the harness uses, in the harness's order (§4.2).
 
@@ -354,10 +336,10 @@ async def play_session(client: GameClient, config: MissionConfig, *, steps: int 
     """
     from gptnt.protocol import ActionKind, GameAction, Lifecycle
 
-    await _wait_for(client, Lifecycle.SETUP)
+    await client.wait_for(Lifecycle.SETUP, timeout_s=60.0)
     await client.modules()
     await client.start_mission(config)
-    await _wait_for(client, Lifecycle.LIGHTS_OFF)
+    await client.wait_for(Lifecycle.LIGHTS_OFF, timeout_s=60.0)
     await client.set_time_scale(0)
     for _ in range(5):  # lights come on within a few seconds of game time
         await client.timestep()
@@ -381,7 +363,7 @@ async def play_session(client: GameClient, config: MissionConfig, *, steps: int 
         await client.state()
     await client.debug()
     await client.solve()
-    await _wait_for(client, Lifecycle.POST_GAME)
+    await client.wait_for(Lifecycle.POST_GAME, timeout_s=60.0)
     await client.state()
     await client.reset()
-    await _wait_for(client, Lifecycle.SETUP)
+    await client.wait_for(Lifecycle.SETUP, timeout_s=60.0)

@@ -15,7 +15,7 @@ from services.bus._heartbeat import Heartbeat, HeartbeatSender, read_heartbeat
 from services.bus._inbox import Inbox, Message
 from services.bus._keys import GameKeys, Role, Service
 from services.bus._rpc import RpcClient, RpcServer
-from services.bus._server import ENV_URL, EmbeddedRedis, connect, redis_url
+from services.bus._server import ENV_URL, EmbeddedRedis, connect, free_port, redis_url
 
 __all__ = [
     "ENV_URL",
@@ -34,6 +34,7 @@ __all__ = [
     "connect",
     "create_users",
     "delete_users",
+    "free_port",
     "read_heartbeat",
     "redis_url",
 ]

@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from gptnt.protocol import Role
+
 Service = Literal["game", "defuser", "expert", "manager"]
-Role = Literal["defuser", "expert"]
 
 
 @dataclass(frozen=True)

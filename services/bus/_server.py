@@ -49,7 +49,8 @@ def die_with_parent() -> None:
         _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that is free right now (the OS picks it)."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
@@ -73,7 +74,7 @@ class EmbeddedRedis:
             ) from err
         self._dir = tempfile.TemporaryDirectory(prefix="gptnt-redis-")
         password = secrets.token_hex(16)
-        port = _free_port()
+        port = free_port()
         conf = Path(self._dir.name) / "redis.conf"
         conf.write_text(
             f'port {port}\nbind 127.0.0.1\nrequirepass {password}\nsave ""\n'

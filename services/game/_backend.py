@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import socket
 import sys
 import time
 from dataclasses import dataclass
@@ -18,7 +17,7 @@ import httpx
 
 from gptnt.errors import ConfigError, GptntError, ProtocolError
 from gptnt.protocol.client import GameClient
-from services.bus._server import die_with_parent
+from services.bus._server import die_with_parent, free_port
 
 SIM = "sim"  # the simulator inside the service process (fastest; the default)
 SIM_PROCESS = "sim-process"  # the simulator as its own `gptnt sim serve` process
@@ -51,12 +50,6 @@ class BackendSpec:
         return {route: min(limit, self.deadline_s) for route, limit in DEFAULT_DEADLINES.items()}
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 class Backend:
     """Opens the client for a ``BackendSpec`` (starting the simulator if needed) and closes it."""
 
@@ -78,7 +71,7 @@ class Backend:
                 "http://sim.invalid", deadlines=spec.deadlines, transport=transport
             )
         elif spec.kind == SIM_PROCESS:
-            port = _free_port()
+            port = free_port()
             self._proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-c", "from gptnt.cli import main; main()", "sim", "serve",
                 "--port", str(port), "--width", str(spec.width), "--height", str(spec.height),

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import redis.asyncio as aioredis
 from pydantic import TypeAdapter
 
-from gptnt.errors import GameTimeoutError, GptntError, ProtocolError
+from gptnt.errors import GptntError, ProtocolError
 from gptnt.protocol import BombState, Lifecycle, MissionConfig
 from gptnt.protocol.client import GameClient
 from services.bus import EventStream, GameKeys, HeartbeatSender, RpcServer
@@ -103,15 +103,9 @@ class GameService:
     # ------------------------------------------------------------------ lifecycle
 
     async def _wait_lifecycle(self, wanted: Lifecycle) -> None:
-        deadline = time.monotonic() + self._config.startup_timeout_s
-        while (lifecycle := await self.client.health()) != wanted:
-            if time.monotonic() > deadline:
-                raise GameTimeoutError(
-                    f"the game did not reach {wanted.value} within "
-                    f"{self._config.startup_timeout_s:g} s (it is {lifecycle.value})",
-                    route="/health",
-                )
-            await asyncio.sleep(_FAST_POLL_S)
+        await self.client.wait_for(
+            wanted, timeout_s=self._config.startup_timeout_s, poll_s=_FAST_POLL_S
+        )
 
     async def start(self, request: api.StartRequest) -> api.Status:
         """Start the mission and pause as soon as the lights go off (startup pause #1)."""

@@ -13,8 +13,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from gptnt.players.seats import SeatChoice, resolve_lineup
+from gptnt.protocol import Mode
 
-Mode = Literal["sync", "async"]
 Launch = Literal["process", "task"]
 
 

@@ -29,8 +29,9 @@ from gptnt.players.actions import (
 )
 from gptnt.players.feedback import Issue
 from gptnt.players.observation import MOTION_KINDS
-from gptnt.players.scripted import Mode, Observation, Policy, TurnInput
+from gptnt.players.scripted import Observation, Policy, TurnInput
 from gptnt.players.seats import SeatChoice, build_policy
+from gptnt.protocol import Mode
 from gptnt.protocol._actions import GameAction
 from gptnt.records import RecordedAction, ShownImage, Tokens, TurnEvent, store_png
 from gptnt.vision import build_marks

@@ -17,7 +17,6 @@ and skip when the backend does not advertise them in ``X-Gptnt-Extensions``.
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -26,17 +25,13 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from services.bus import free_port
+
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "sim_extension: needs an additive extension of ours (skipped when absent)"
     )
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _wait_healthy(url: str, process: subprocess.Popen[bytes], deadline: float) -> None:
@@ -61,7 +56,7 @@ def game_url() -> Iterator[str]:
     if url:
         yield url.rstrip("/")
         return
-    port = _free_port()
+    port = free_port()
     command = [sys.executable, "-c", "from gptnt.cli import main; main()"]
     command += ["sim", "serve", "--host", "127.0.0.1", "--port", str(port)]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import struct
 import subprocess
 import sys
@@ -20,6 +19,8 @@ from pathlib import Path
 
 import httpx
 import pytest
+
+from services.bus import free_port
 
 REPO = Path(__file__).resolve().parents[2]
 MOD = REPO / "mod"
@@ -42,16 +43,10 @@ def built() -> Path:
     return BUILD
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def host(built: Path) -> Iterator[str]:
     """``mono gptnt-mod-host.exe`` on a free loopback port; its URL once ``/health`` answers."""
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "port": str(port), "GAME_WIDTH": str(WIDTH), "GAME_HEIGHT": str(HEIGHT)}
     process = subprocess.Popen(
         ["mono", str(built / "gptnt-mod-host.exe")],
