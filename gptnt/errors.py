@@ -5,7 +5,10 @@
     GptntError                      base; the CLI prints ``str(err)`` on one line and exits 1
     ├── ConfigError                 you misused it: names the field and the fix
     │   ├── MissionError            a mission or suite file is malformed or unknown
-    │   └── PlayerConfigError       an unknown model / policy / player config
+    │   ├── PlayerConfigError       a player config that does not load
+    │   │   └── UnknownPlayerError  no config, YAML file or ``provider:model`` by that name
+    │   ├── QueryError              a query parameter is missing or not of its type
+    │   └── QueryValueError         a query parameter parsed but is out of its bounds
     ├── ProtocolError               the game answered badly: names the route and the body
     │   ├── GameHTTPError           non-2xx status
     │   ├── GameRefusedError        HTTP 200 with a failure body (``Error: …``, ``Unknown route.``,
@@ -44,6 +47,27 @@ class MissionError(ConfigError):
 
 class PlayerConfigError(ConfigError):
     """An unknown model, policy or player config."""
+
+
+class UnknownPlayerError(PlayerConfigError):
+    """A player reference that names no config, YAML file or ``provider:model`` string."""
+
+
+class QueryError(ConfigError):
+    """A query parameter is missing or does not parse as its type (the mod's ``Error: …``)."""
+
+    def __init__(self, message: str, *, parameter: str) -> None:
+        super().__init__(message)
+        self.parameter = parameter
+
+
+class QueryValueError(ConfigError):
+    """A query parameter parsed but is out of its bounds (the mod's ``Please enter …``)."""
+
+    def __init__(self, message: str, *, parameter: str | None) -> None:
+        super().__init__(message)
+        self.parameter = parameter
+        """The parameter as the wire spells it (``timeLimit``); ``None`` if no one is at fault."""
 
 
 class ProtocolError(GptntError):

@@ -14,7 +14,7 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from gptnt.errors import PlayerConfigError, first_problem
+from gptnt.errors import PlayerConfigError, UnknownPlayerError, first_problem
 from gptnt.players.actions import CoordinateSystem, Interaction, InteractionMethod
 
 CONFIGS_DIR = Path(__file__).resolve().parents[2] / "configs" / "players"
@@ -118,7 +118,7 @@ def load_player_config(ref: str, configs_dir: Path | None = None) -> PlayerConfi
     if ":" in ref:
         return _validated({"model": ref, "name": ref.partition(":")[2]}, ref)
     known = ", ".join(sorted(p.stem for p in folder.glob("*.yaml"))) or "none"
-    raise PlayerConfigError(
+    raise UnknownPlayerError(
         f"player {ref!r} is not a YAML path, a config in {folder} ({known}), or a "
         "'provider:model' string"
     )

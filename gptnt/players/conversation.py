@@ -227,10 +227,6 @@ class Conversation:
         self._last_estimate = 0
 
     @property
-    def turns_kept(self) -> int:
-        return len(self._turns) - self._first_kept
-
-    @property
     def turns_dropped(self) -> int:
         return self._first_kept
 

@@ -25,7 +25,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from gptnt.errors import PlayerConfigError
+from gptnt.errors import PlayerConfigError, UnknownPlayerError
 from gptnt.players.config import CONFIGS_DIR, PlayerConfig, load_player_config
 from gptnt.players.prompts import READERS, Seat
 from gptnt.protocol import Mode, Role
@@ -176,9 +176,8 @@ def prompt_hash(
 def _model_config(role: Role, ref: str, configs_dir: Path | None, *, solo: bool) -> PlayerConfig:
     try:
         return load_player_config(ref, configs_dir)
-    except PlayerConfigError as err:
-        if "is not a YAML path" not in str(err):
-            raise  # a config that exists but is wrong: its own message names the field
+    except UnknownPlayerError:
+        pass  # a config that exists but is wrong raises its own error, naming the field
     folder = configs_dir or CONFIGS_DIR
     configs = ", ".join(sorted(p.stem for p in folder.glob("*.yaml"))) or "none"
     flag = "--solo" if solo else f"--{role}"

@@ -7,14 +7,13 @@ answers an unknown action with HTTP 200, so we refuse both before they are sent.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from enum import Enum
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from gptnt.errors import ConfigError, first_problem
-from gptnt.protocol._query import format_float, parse_float
+from gptnt.protocol._query import format_float
 
 
 class ActionKind(str, Enum):
@@ -98,17 +97,6 @@ class GameAction(BaseModel):
         return self
 
     @classmethod
-    def from_model(
-        cls, name: str, x_pos: float | None = None, y_pos: float | None = None
-    ) -> GameAction:
-        """Build from a model-facing name (``click_release``, ``rotate_left``, …)."""
-        kind = MODEL_ACTIONS.get(name)  # type: ignore[call-overload]
-        if kind is None:
-            known = ", ".join(MODEL_ACTIONS)
-            raise ConfigError(f"unknown game action {name!r}; use one of: {known}")
-        return cls.checked(kind, x_pos, y_pos)
-
-    @classmethod
     def checked(
         cls, action: ActionKind | str, x_pos: float | None = None, y_pos: float | None = None
     ) -> GameAction:
@@ -125,18 +113,3 @@ class GameAction(BaseModel):
             query["x_pos"] = format_float(self.x_pos)
             query["y_pos"] = format_float(self.y_pos)
         return query
-
-    @classmethod
-    def from_query(cls, query: Mapping[str, str]) -> GameAction:
-        """Parse ``/action`` parameters strictly (for the simulator server).
-
-        Stricter than the shipped mod, which reads a missing coordinate as 0; raises
-        ``ConfigError`` naming the parameter.
-        """
-        action = query.get("action")
-        if action is None:
-            raise ConfigError("/action: missing query parameter action")
-        x_text, y_text = query.get("x_pos"), query.get("y_pos")
-        x_pos = None if x_text is None else parse_float("x_pos", x_text)
-        y_pos = None if y_text is None else parse_float("y_pos", y_text)
-        return cls.checked(action, x_pos, y_pos)

@@ -14,8 +14,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from pydantic.alias_generators import to_camel
+from pydantic_core import PydanticCustomError
 
-from gptnt.errors import ConfigError, first_problem
+from gptnt.errors import QueryError, QueryValueError, first_problem
 from gptnt.protocol._kinds import ModuleKind
 from gptnt.protocol._query import format_bool, format_float, parse_bool, parse_float, parse_int
 
@@ -24,6 +25,10 @@ NeedyKind = Literal["NeedyVentGas", "NeedyCapacitor", "NeedyKnob"]
 # NeedyKind, one flat Literal so a typo gets one readable error. The mod would also take a
 # modded module id, but ``/state`` cannot describe modded modules, so we refuse them.
 ComponentName = Literal[ModuleKind, NeedyKind]
+
+
+_NEEDY_RULE = "needy_after_limit"
+"""The error type of the one rule across parameters: needy time within the time limit."""
 
 
 class Lifecycle(str, Enum):
@@ -88,8 +93,10 @@ class MissionConfig(BaseModel):
     @model_validator(mode="after")
     def _needy_within_limit(self) -> MissionConfig:
         if self.needy_time > self.time_limit:
-            raise ValueError(
-                f"needyTime ({self.needy_time}) must not exceed timeLimit ({self.time_limit})"
+            raise PydanticCustomError(
+                _NEEDY_RULE,
+                "needyTime ({needy}) must not exceed timeLimit ({limit})",
+                {"needy": self.needy_time, "limit": self.time_limit},
             )
         return self
 
@@ -115,7 +122,8 @@ class MissionConfig(BaseModel):
     def from_query(cls, query: Mapping[str, str]) -> MissionConfig:
         """Parse ``/startmission`` parameters; every one but ``sessionId`` is required.
 
-        Raises ``ConfigError`` naming the parameter that is missing, unparsable or out of bounds.
+        Raises ``QueryError`` for a parameter that is missing or unparsable, ``QueryValueError``
+        for one out of bounds; both name it (``.parameter``, as the wire spells it).
         """
         raw: dict[str, object] = {}
         for name, field in cls.model_fields.items():
@@ -124,12 +132,14 @@ class MissionConfig(BaseModel):
             if text is None:
                 if name == "session_id":
                     continue
-                raise ConfigError(f"/startmission: missing query parameter {key}")
+                raise QueryError(f"/startmission: missing query parameter {key}", parameter=key)
             raw[name] = _PARSERS.get(name, _keep)(key, text)
         try:
             return cls.model_validate(raw)
         except ValidationError as err:
-            raise ConfigError(f"/startmission: {_describe(err)}") from None
+            raise QueryValueError(
+                f"/startmission: {_describe(err)}", parameter=_parameter(err)
+            ) from None
 
 
 def _keep(_key: str, text: str) -> str:
@@ -139,7 +149,9 @@ def _keep(_key: str, text: str) -> str:
 def _split_components(key: str, text: str) -> list[str]:
     items = [item.strip() for item in text.split(",")]
     if not text.strip() or any(not item for item in items):
-        raise ConfigError(f"/startmission: {key}={text!r} must be a comma list of module names")
+        raise QueryValueError(
+            f"/startmission: {key}={text!r} must be a comma list of module names", parameter=key
+        )
     return items
 
 
@@ -156,11 +168,20 @@ _PARSERS = {
 }
 
 
+def _alias(name: str) -> str:
+    field = MissionConfig.model_fields.get(name)
+    return field.alias if field is not None and field.alias else name
+
+
+def _parameter(err: ValidationError) -> str | None:
+    """The wire name of the parameter the first problem is about (the needy-time rule is
+    ``needyTime``'s)."""
+    first = err.errors()[0]
+    if first["loc"]:
+        return _alias(str(first["loc"][0]))
+    return "needyTime" if first["type"] == _NEEDY_RULE else None
+
+
 def _describe(err: ValidationError) -> str:
     """One line for the first problem: the parameter (camelCase) and pydantic's reason."""
-
-    def alias(name: str) -> str:
-        field = MissionConfig.model_fields.get(name)
-        return field.alias if field is not None and field.alias else name
-
-    return first_problem(err, whole="mission", field_name=alias)
+    return first_problem(err, whole="mission", field_name=_alias)

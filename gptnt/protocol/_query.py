@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from decimal import Decimal
 
-from gptnt.errors import ConfigError
+from gptnt.errors import ConfigError, QueryError
 
 
 def format_float(value: float) -> str:
@@ -30,16 +30,20 @@ def parse_int(name: str, text: str) -> int:
     try:
         return int(text.strip())
     except ValueError:
-        raise ConfigError(f"query parameter {name}={text!r} is not an integer") from None
+        raise QueryError(
+            f"query parameter {name}={text!r} is not an integer", parameter=name
+        ) from None
 
 
 def parse_float(name: str, text: str) -> float:
     try:
         value = float(text.strip())
     except ValueError:
-        raise ConfigError(f"query parameter {name}={text!r} is not a number") from None
+        raise QueryError(
+            f"query parameter {name}={text!r} is not a number", parameter=name
+        ) from None
     if not math.isfinite(value):
-        raise ConfigError(f"query parameter {name}={text!r} is not a finite number")
+        raise QueryError(f"query parameter {name}={text!r} is not a finite number", parameter=name)
     return value
 
 
@@ -47,4 +51,4 @@ def parse_bool(name: str, text: str) -> bool:
     lowered = text.strip().lower()
     if lowered in ("true", "false"):
         return lowered == "true"
-    raise ConfigError(f"query parameter {name}={text!r} must be true or false")
+    raise QueryError(f"query parameter {name}={text!r} must be true or false", parameter=name)

@@ -246,13 +246,6 @@ class Bomb:
     def module_states(self, focused: ModuleEngine | None = None) -> list[ModuleState]:
         return [engine.export(self.now, in_focus=engine is focused) for engine in self.modules]
 
-    def module_on(self, on_front: bool, index: int) -> ModuleEngine | None:
-        """The module in a slot, if any (None for the timer and empty plates)."""
-        return next(
-            (m for m in self.modules if m.slot.on_front == on_front and m.slot.index == index),
-            None,
-        )
-
     def modules_on_face(self, on_front: bool) -> Sequence[ModuleEngine]:
         """The face's modules in bomb component order (the segmentation order)."""
         return [m for m in self.modules if m.slot.on_front == on_front]

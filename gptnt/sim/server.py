@@ -24,7 +24,6 @@ from __future__ import annotations
 import base64
 import json
 import logging
-import math
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -37,7 +36,8 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from gptnt.errors import GptntError, SimulatorError
+from gptnt.errors import ConfigError, QueryError, QueryValueError, SimulatorError
+from gptnt.protocol._query import parse_float, parse_int
 
 if TYPE_CHECKING:
     import numpy as np
@@ -86,19 +86,12 @@ def _param(query: Query, name: str) -> str:
     return value
 
 
-def _float(text: str) -> float:
-    """Culture-invariant float that rejects ``nan``/``inf`` (the mod never produces them)."""
-    value = float(text.strip())
-    if not math.isfinite(value):
-        raise ValueError(f"{text!r} is not a finite number")
-    return value
-
-
 def _int_param(query: Query, name: str) -> int:
+    """An integer parameter, read as the mod reads it (``gptnt.protocol``'s query rules)."""
     text = _param(query, name)
     try:
-        return int(text.strip())
-    except ValueError:
+        return parse_int(name, text)
+    except QueryError:
         raise SimulatorError(
             f"Error: query parameter '{name}'={text!r} is not an integer; send e.g. {name}=3000"
         ) from None
@@ -110,8 +103,8 @@ def _coordinate(query: Query, name: str) -> float | None:
     if text is None:
         return None
     try:
-        return _float(text)
-    except ValueError:
+        return parse_float(name, text)
+    except QueryError:
         raise SimulatorError(
             f"Could not parse x and y coordinates: {name}={text!r} is not a number; "
             "send floats in [0, 1] (top-left origin)"
@@ -151,18 +144,14 @@ PLEASE_ENTER: dict[str, str] = {
 }
 
 
-def _mission_refusal(reason: str) -> str:
-    """The body for a refused ``/startmission``, from ``MissionConfig.from_query``'s reason.
+def _mission_refusal(err: ConfigError) -> str:
+    """The body for a refused ``/startmission``, from ``MissionConfig.from_query``'s error.
 
     A missing or unparsable parameter is the mod's ``Error: …``; a value out of bounds is its
-    ``Please enter …`` sentence for the first parameter the reason names, followed by our reason.
+    ``Please enter …`` sentence for that parameter, followed by our reason.
     """
-    if "missing query parameter" in reason or reason.startswith("query parameter"):
-        return f"Error: {reason}"
-    named = [(reason.find(key), key) for key in PLEASE_ENTER if key in reason]
-    if not named:
-        return f"Error: {reason}"
-    return f"{PLEASE_ENTER[min(named)[1]]} ({reason})"
+    sentence = PLEASE_ENTER.get(err.parameter or "") if isinstance(err, QueryValueError) else None
+    return f"{sentence} ({err})" if sentence else f"Error: {err}"
 
 
 def _start_mission(game: Game, query: Query) -> Reply:
@@ -170,17 +159,15 @@ def _start_mission(game: Game, query: Query) -> Reply:
 
     try:
         config = MissionConfig.from_query(query)
-    except SimulatorError:
-        raise
-    except GptntError as err:
-        raise SimulatorError(_mission_refusal(str(err))) from None
+    except ConfigError as err:
+        raise SimulatorError(_mission_refusal(err)) from None
     return _text(game.start_mission(config))
 
 
 def _set_time_scale(game: Game, query: Query) -> Reply:
     try:
-        value = _float(query.get("value", ""))
-    except ValueError:
+        value = parse_float("value", query.get("value", ""))
+    except QueryError:
         raise SimulatorError("Could not parse request") from None
     return _text(game.set_time_scale(value))
 

@@ -40,10 +40,6 @@ class Region:
     ys: np.ndarray = field(repr=False)
     xs: np.ndarray = field(repr=False)
 
-    @property
-    def area(self) -> int:
-        return int(self.ys.size)
-
     @cached_property
     def bbox(self) -> tuple[int, int, int, int]:
         """``(left, top, right, bottom)``, right and bottom exclusive."""

@@ -50,7 +50,11 @@ def test_action_query_round_trip(kind: ActionKind, x: float, y: float) -> None:
         GameAction(action=kind, x_pos=x, y_pos=y) if kind.needs_point else GameAction(action=kind)
     )
     wire = dict(parse_qsl(urlencode(action.to_query())))
-    assert GameAction.from_query(wire) == action
+    assert wire["action"] == kind.value
+    if kind.needs_point:
+        assert (float(wire["x_pos"]), float(wire["y_pos"])) == (x, y)
+    else:
+        assert set(wire) == {"action"}
 
 
 def test_model_names_map_to_wire_values() -> None:
@@ -59,19 +63,13 @@ def test_model_names_map_to_wire_values() -> None:
         "rotate_left": "left", "rotate_right": "right", "roll_up": "up", "roll_down": "down",
         "flip": "flip",
     }  # fmt: skip
-    assert GameAction.from_model("click_release", 0.5, 0.5).action is ActionKind.CLICK
-    assert GameAction.from_model("roll_up").to_query() == {"action": "up"}
 
 
 def test_bad_actions_are_one_line_config_errors() -> None:
-    with pytest.raises(ConfigError, match="unknown game action 'spin'"):
-        GameAction.from_model("spin")
     with pytest.raises(ConfigError, match="/action: action"):
-        GameAction.from_query({"action": "dance"})
-    with pytest.raises(ConfigError, match="x_pos='abc' is not a number"):
-        GameAction.from_query({"action": "click", "x_pos": "abc", "y_pos": "0"})
+        GameAction.checked("dance")
     with pytest.raises(ConfigError, match="needs both"):
-        GameAction.from_query({"action": "hold", "y_pos": "0.3"})
+        GameAction.checked("hold", None, 0.3)
 
 
 def test_lifecycle_tokens() -> None:
