@@ -4,6 +4,7 @@ come from ``gptnt.cli.sim_server``, which adds its commands to ``sim_app``.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -24,6 +25,9 @@ def selfcheck(
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the first bomb; then seed+1, …")] = 1,
     rule_seed: Annotated[int, typer.Option(help="Rule seed of the manual (1 = v1).")] = 1,
+    pools: Annotated[
+        Path | None, typer.Option(help="Rule-seed word pools file (Morse, Password).")
+    ] = None,
 ) -> None:
     """Play one-module bombs with the oracle: no strike when following it, one per mistake.
 
@@ -42,7 +46,8 @@ def selfcheck(
     unknown = [k for k in kinds if k not in MODULE_KINDS]
     if unknown:
         raise ConfigError(f"--module {unknown[0]}: use one of {', '.join(MODULE_KINDS)}")
-    rules = ruleset(rule_seed)
+    rules = ruleset(rule_seed, pools=pools)
+    rules.require(kinds)
     console = Console()
     table = Table(title=f"Simulator self-check: {episodes} bombs per module, seeds from {seed}")
     columns = (

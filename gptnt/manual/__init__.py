@@ -13,7 +13,6 @@ earlier (``gptnt manual build`` / ``gptnt manual import PDF``). Every manual car
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 
 from gptnt.errors import ConfigError
@@ -33,16 +32,31 @@ __all__ = [
 ]
 
 
-@lru_cache(maxsize=4)
-def build_manual(rule_seed: int = 1) -> Manual:
-    """The generated manual of a rule seed (typeset once per process)."""
-    from gptnt.manual._generate import generate
+def build_manual(rule_seed: int = 1, *, pools: Path | None = None) -> Manual:
+    """The generated manual of a rule seed, with the word pools in force (see
+    ``gptnt.rules.ruleset``). Typeset once per ruleset identity and process."""
     from gptnt.rules.ruleset import ruleset
 
-    return generate(ruleset(rule_seed))
+    rules = ruleset(rule_seed, pools=pools)
+    return _typeset(rules.identity, rules)
 
 
-def load_manual(source: str | Path = "generated", rule_seed: int = 1) -> Manual:
+_TYPESET: dict[str, Manual] = {}
+
+
+def _typeset(identity: str, rules: object) -> Manual:
+    from gptnt.manual._generate import generate
+
+    if identity not in _TYPESET:
+        if len(_TYPESET) >= 4:
+            _TYPESET.pop(next(iter(_TYPESET)))
+        _TYPESET[identity] = generate(rules)  # type: ignore[arg-type]
+    return _TYPESET[identity]
+
+
+def load_manual(
+    source: str | Path = "generated", rule_seed: int = 1, *, pools: Path | None = None
+) -> Manual:
     """The manual a run gives its Expert.
 
     ``"generated"`` typesets the manual of ``rule_seed``; anything else is the path of a manual
@@ -50,7 +64,7 @@ def load_manual(source: str | Path = "generated", rule_seed: int = 1) -> Manual:
     Expert's rules and the game's must agree.
     """
     if str(source) == "generated":
-        return build_manual(rule_seed)
+        return build_manual(rule_seed, pools=pools)
     manual = load(Path(source))
     if manual.rule_seed is not None and manual.rule_seed != rule_seed:
         raise ConfigError(

@@ -11,7 +11,7 @@ from typing import get_args
 from gptnt.manual import _edgework_figures as edge_fig
 from gptnt.manual._layout import Block, Bullets, Heading, Paragraph, Section
 from gptnt.manual.modules import section_for
-from gptnt.protocol._kinds import KINDS
+from gptnt.protocol._kinds import BY_NAME, KINDS
 from gptnt.protocol._state import PortType
 from gptnt.rules.modules import big_button
 from gptnt.rules.ruleset import Ruleset
@@ -44,6 +44,17 @@ def introduction(rules: Ruleset) -> Section:
             "manual; to tell them apart:"
         ),
         Bullets(tuple(f"{spec.title}: {section_for(spec.name).LOOK}." for spec in KINDS)),
+        *(
+            [
+                Paragraph(
+                    "This edition has no section for "
+                    + " or ".join(BY_NAME[k].title for k in rules.missing)
+                    + ": bombs of this rule set carry none."
+                )
+            ]
+            if rules.missing
+            else []
+        ),
         Heading("Strikes", level=2),
         Paragraph(
             "A wrong move on a module is a strike: the module's status light flashes red and "

@@ -26,8 +26,16 @@ MANUAL_TITLE = "GPTNT Expert Manual"
 
 
 def sections(rules: Ruleset) -> list[Section]:
-    """Introduction, one section per module kind (in the registry's order), appendices."""
-    body = [section_for(spec.name).section(rule_file(spec.name).tables(rules)) for spec in KINDS]
+    """Introduction, one section per module kind (in the registry's order), appendices.
+
+    A module whose tables the ruleset lacks (no rule-seed word pools) gets no section; the
+    introduction says so.
+    """
+    body = [
+        section_for(spec.name).section(rule_file(spec.name).tables(rules))
+        for spec in KINDS
+        if spec.name not in rules.missing
+    ]
     return [
         introduction(rules),
         *body,

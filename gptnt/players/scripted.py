@@ -47,7 +47,7 @@ from gptnt.protocol import (
     timer_text,
 )
 from gptnt.protocol._actions import GameAction
-from gptnt.rules import Edgework, Hold, Press, ReleaseOnDigit, Step, elements, solve
+from gptnt.rules import Edgework, Hold, Press, Release, Step, Timing, elements, solve
 from gptnt.rules.oracle import record
 from gptnt.rules.ruleset import Ruleset, ruleset
 from gptnt.vision import SetOfMarks
@@ -107,7 +107,8 @@ class Policy(Protocol):
 
 _MODULE = TypeAdapter(ModuleState)
 _WIDGETS = TypeAdapter(list[Widget])
-_STEPS = TypeAdapter(list[Press | Hold | ReleaseOnDigit])
+_STEPS = TypeAdapter(list[Press | Hold | Release])
+_STEP: TypeAdapter[Step] = TypeAdapter(Step)  # type: ignore[arg-type]
 _TAGGED = re.compile(r"^#(\d+) (.+)$", re.MULTILINE)
 _ROTATE_TO_OTHER_FACE = "flip"
 
@@ -225,16 +226,16 @@ class OracleDefuser:
         self, module: ModuleState, state: BombState, marks: SetOfMarks, mode: Mode
     ) -> Decision:
         step = self._steps[0]
-        if isinstance(step, ReleaseOnDigit):
-            remaining = state.timer_module.seconds_remaining
-            margin = self.async_margin_s if mode == "async" else 0.0
-            digit = str(step.digit)
-            if digit in timer_text(remaining) and digit in timer_text(remaining - margin):
-                self._steps.pop(0)
-                return Decision(InteractGame(action="release"), f"Releasing on a {digit}.")
+        remaining = state.timer_module.seconds_remaining
+        margin = self.async_margin_s if mode == "async" else 0.0
+        when = step.when if isinstance(step, Press | Release) else None
+        if when is not None and not (when.holds(remaining) and when.holds(remaining - margin)):
             return _wait(
-                f"Holding; the timer shows {timer_text(remaining)}, waiting for a {digit}."
+                f"The timer shows {timer_text(remaining)}; waiting until {_moment(when)}."
             )
+        if isinstance(step, Release):
+            self._steps.pop(0)
+            return Decision(InteractGame(action="release"), f"Releasing: {_moment(step.when)}.")
         names = elements(module)
         if step.element not in names:
             self._steps = []
@@ -297,16 +298,22 @@ class OracleExpert:
         return Decision(SendMessage(message=text), text)
 
 
+def _moment(when: Timing) -> str:
+    """A timer moment in words, e.g. ``timer has digit 4``."""
+    text = when.kind.replace("_", " ")
+    return text if when.digit is None else f"{text} {when.digit}"
+
+
 def _say(step: Step) -> str:
-    if isinstance(step, ReleaseOnDigit):
-        return f"release when the timer shows a {step.digit}"
-    return f"{'hold' if isinstance(step, Hold) else 'press'} {step.element}"
+    if isinstance(step, Release):
+        return f"release when {_moment(step.when)}"
+    verb = "hold" if isinstance(step, Hold) else "press"
+    timed = f" when {_moment(step.when)}" if isinstance(step, Press) and step.when else ""
+    return f"{verb} {step.element}{timed}"
 
 
 def _step_json(step: Step) -> dict[str, object]:
-    if isinstance(step, ReleaseOnDigit):
-        return {"kind": step.kind, "digit": step.digit}
-    return {"kind": step.kind, "element": step.element}
+    return _STEP.dump_python(step, mode="json", exclude_none=True)  # type: ignore[no-any-return]
 
 
 # ---------------------------------------------------------------------------- random, idle

@@ -1,7 +1,7 @@
 """What the manual says, as data, and the oracle that applies it: the Expert's knowledge.
 
-``Ruleset`` holds every table of one manual (``V1`` is the v1 manual, rule seed 1; ``ruleset``
-looks one up by rule seed); ``Edgework`` answers the edgework questions the rules ask; the oracle
+``Ruleset`` holds every table of one manual (``V1`` is the v1 manual, rule seed 1;
+``Ruleset.from_seed`` and ``ruleset`` derive any other seed's tables, ``gptnt.rules.ruleseed``); ``Edgework`` answers the edgework questions the rules ask; the oracle
 (``solve``, ``elements``, ``mistakes``) dispatches a described module to its rule file in
 ``gptnt.rules.modules``. Players and the manual builder may import this package; it never
 imports the simulator.
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from gptnt.rules._edgework import Edgework, Indicator
-    from gptnt.rules._steps import Hold, Press, ReleaseOnDigit, Step
+    from gptnt.rules._steps import Hold, Press, Release, Step, Timing
     from gptnt.rules.oracle import elements, mistakes, solve
     from gptnt.rules.ruleset import V1, Ruleset, ruleset
 
@@ -27,9 +27,10 @@ __all__ = [
     "Hold",
     "Indicator",
     "Press",
-    "ReleaseOnDigit",
+    "Release",
     "Ruleset",
     "Step",
+    "Timing",
     "elements",
     "mistakes",
     "ruleset",
@@ -44,8 +45,9 @@ _HOME = {
     "Indicator": "gptnt.rules._edgework",
     "Hold": "gptnt.rules._steps",
     "Press": "gptnt.rules._steps",
-    "ReleaseOnDigit": "gptnt.rules._steps",
+    "Release": "gptnt.rules._steps",
     "Step": "gptnt.rules._steps",
+    "Timing": "gptnt.rules._steps",
     "elements": "gptnt.rules.oracle",
     "mistakes": "gptnt.rules.oracle",
     "solve": "gptnt.rules.oracle",

@@ -1,7 +1,9 @@
 """Edgework as the rules see it: serial number, batteries, indicators, ports, and their queries.
 
 Built from the protocol's widget list, so the same object serves the simulator (which generates
-widgets) and the Expert's solver (which reads them from a description).
+widgets) and the Expert's solver (which reads them from a description). The edgework conditions
+that several modules' rules share (Wires and The Button under rule seeds) are data here, each
+answering ``holds(edgework)``.
 """
 
 from __future__ import annotations
@@ -40,9 +42,13 @@ class Edgework:
         serial = next((w.serial_number for w in widgets if isinstance(w, SerialNumberWidget)), "")
         return cls(
             serial=serial,
-            battery_holders=tuple(w.batteries_count for w in widgets if isinstance(w, BatteryWidget)),
+            battery_holders=tuple(
+                w.batteries_count for w in widgets if isinstance(w, BatteryWidget)
+            ),
             indicators=tuple(
-                Indicator(w.label, w.light_activated) for w in widgets if isinstance(w, IndicatorWidget)
+                Indicator(w.label, w.light_activated)
+                for w in widgets
+                if isinstance(w, IndicatorWidget)
             ),
             port_plates=tuple(tuple(w.port_type) for w in widgets if isinstance(w, PortWidget)),
         )
@@ -73,3 +79,78 @@ class Edgework:
 
     def has_port(self, port: str) -> bool:
         return any(port in plate for plate in self.port_plates)
+
+    @property
+    def serial_starts_with_letter(self) -> bool:
+        return self.serial[:1].isalpha()
+
+    @property
+    def has_empty_port_plate(self) -> bool:
+        return any(not plate for plate in self.port_plates)
+
+
+# ---------------------------------------------------------------- shared edgework conditions
+
+
+@dataclass(frozen=True)
+class SerialOdd:
+    """The last digit of the serial number is odd."""
+
+    def holds(self, edgework: Edgework) -> bool:
+        return edgework.last_digit_odd
+
+
+@dataclass(frozen=True)
+class SerialStartsWithLetter:
+    """The serial number's first character is a letter."""
+
+    def holds(self, edgework: Edgework) -> bool:
+        return edgework.serial_starts_with_letter
+
+
+@dataclass(frozen=True)
+class BatteriesAbove:
+    """The bomb has more than ``n`` batteries."""
+
+    n: int
+
+    def holds(self, edgework: Edgework) -> bool:
+        return edgework.batteries > self.n
+
+
+@dataclass(frozen=True)
+class LitIndicator:
+    """A lit indicator labelled ``label`` is on the bomb."""
+
+    label: str
+
+    def holds(self, edgework: Edgework) -> bool:
+        return edgework.lit(self.label)
+
+
+@dataclass(frozen=True)
+class PortPresent:
+    """A port of type ``port`` (the protocol's name, e.g. ``Stereo RCA``) is on the bomb."""
+
+    port: str
+
+    def holds(self, edgework: Edgework) -> bool:
+        return edgework.has_port(self.port)
+
+
+@dataclass(frozen=True)
+class EmptyPortPlate:
+    """A port plate with no port on it is on the bomb."""
+
+    def holds(self, edgework: Edgework) -> bool:
+        return edgework.has_empty_port_plate
+
+
+EdgeworkCondition = (
+    SerialOdd
+    | SerialStartsWithLetter
+    | BatteriesAbove
+    | LitIndicator
+    | PortPresent
+    | EmptyPortPlate
+)

@@ -100,6 +100,7 @@ class Bomb:
             )
         for kind in kinds:
             engine_for(kind)  # unknown kinds fail here, before anything is built
+        rules.require(kinds)  # and kinds whose tables the rule seed lacks (no word pools)
         layout = random.Random(f"{spec.seed}:layout")
         timer_slot = Slot(on_front=True, index=layout.randrange(SLOTS_PER_FACE))
         free = [

@@ -52,7 +52,7 @@ from gptnt.protocol._kinds import KINDS
 from gptnt.protocol._mission import Lifecycle, MissionConfig
 from gptnt.protocol._state import BombState
 from gptnt.rules import oracle
-from gptnt.rules._steps import Hold, Press, ReleaseOnDigit
+from gptnt.rules._steps import Hold, Press, Release
 from gptnt.rules.ruleset import V1, Ruleset
 from gptnt.sim.bomb import Bomb, BombSpec
 from gptnt.sim.camera import TURNS, Camera
@@ -557,15 +557,18 @@ class Game:
         if not steps:
             return "Can't do step now, try again later"
         step = steps[0]
+        remaining = bomb.seconds_remaining()
         if isinstance(step, Press):
+            if step.when is not None and not step.when.holds(remaining):
+                return "Can't do step now, try again later"
             mission.magic_history[id(engine)] = oracle.record(state, step, history)
             bomb.press(engine, step.element)
             bomb.release(engine, step.element)
         elif isinstance(step, Hold):
             bomb.press(engine, step.element)
             mission.held = (engine, step.element)
-        elif isinstance(step, ReleaseOnDigit):
-            if mission.held is None or str(step.digit) not in bomb.timer_text():
+        elif isinstance(step, Release):
+            if mission.held is None or not step.when.holds(remaining):
                 return "Can't do step now, try again later"
             self._release(mission)
         return "Solved one step"

@@ -13,7 +13,7 @@ import copy
 from dataclasses import dataclass, field
 
 from gptnt.rules import oracle
-from gptnt.rules._steps import Hold, Press, ReleaseOnDigit, Step
+from gptnt.rules._steps import Hold, Press, Release, Step, Timing
 from gptnt.rules.ruleset import Ruleset
 from gptnt.sim.bomb import Bomb, BombSpec
 from gptnt.sim.modules._base import ModuleEngine
@@ -138,6 +138,15 @@ class Hands:
         while self.bomb.now < end - 1e-9:
             self.bomb.advance(min(end, self.bomb.now + TICK))
 
+    def wait_for(self, when: Timing) -> None:
+        """Let game time pass until the timer shows the moment ``when``."""
+        waited = 0.0
+        while not when.holds(self.bomb.seconds_remaining()):
+            if waited > MAX_WAIT:
+                raise StepFailed(f"{when} never held on the timer within {MAX_WAIT} s")
+            self.bomb.advance(self.bomb.now + TICK)
+            waited += TICK
+
     def settle(self) -> None:
         """Wait until the module's stage animation is over."""
         waited = 0.0
@@ -148,10 +157,12 @@ class Hands:
             waited += TICK
 
     def do(self, step: Step) -> None:
-        """Carry out one oracle step (clicks are instant; a release waits for its digit)."""
+        """Carry out one oracle step (clicks are instant; timed ones wait for their moment)."""
         bomb, engine = self.bomb, self.engine
         if isinstance(step, Press):
             self.settle()
+            if step.when is not None:
+                self.wait_for(step.when)
             bomb.press(engine, step.element)
             bomb.release(engine, step.element)
         elif isinstance(step, Hold):
@@ -159,15 +170,10 @@ class Hands:
             bomb.press(engine, step.element)
             self.held = step.element
             self.wait(HOLD_SETTLE)
-        elif isinstance(step, ReleaseOnDigit):
+        elif isinstance(step, Release):
             if self.held is None:
                 raise StepFailed(f"{step} without a held element")
-            waited = 0.0
-            while str(step.digit) not in bomb.timer_text():
-                if waited > MAX_WAIT:
-                    raise StepFailed(f"digit {step.digit} never showed on the timer")
-                bomb.advance(bomb.now + TICK)
-                waited += TICK
+            self.wait_for(step.when)
             bomb.release(engine, self.held)
             self.held = None
         else:  # pragma: no cover - Step is a closed union

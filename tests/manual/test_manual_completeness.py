@@ -1,45 +1,65 @@
 """Every table of the ruleset appears in the generated manual's text, and a changed table
 changes the manual. The checks read the tables from ``gptnt.rules`` and look for them in the
-page text; the mazes are even parsed back from their text drawing."""
+page text; the mazes are even parsed back from their text drawing. They run for the v1 manual
+and for the manuals of rule seeds 42 and 1764 (with the fixture word pools)."""
 
 from __future__ import annotations
 
 import dataclasses
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
-from gptnt.manual import Manual
+from gptnt.manual import Manual, build_manual
 from gptnt.manual._generate import generate, outline_text
+from gptnt.manual.modules._words import edgework_condition as _edgework_condition
+from gptnt.manual.modules.big_button import moment as _moment
 from gptnt.manual.modules.venn import VENN_LETTERS
-from gptnt.rules.modules import keypad, maze, memory, wires
-from gptnt.rules.ruleset import V1, Ruleset
+from gptnt.rules.modules import big_button, keypad, maze, memory, wires
+from gptnt.rules.ruleset import V1, Ruleset, ruleset
+
+POOLS = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "ruleseed" / "pools.json"
+
+
+@pytest.fixture(scope="module", params=[1, 42, 1764], ids=lambda s: f"seed-{s}")
+def seeded(request: pytest.FixtureRequest, v1_manual: Manual) -> tuple[Ruleset, Manual]:
+    if request.param == 1:
+        return V1, v1_manual
+    if not POOLS.is_file():
+        pytest.skip(f"{POOLS} absent (needs ../shared/fixtures)")
+    return ruleset(request.param, pools=POOLS), build_manual(request.param, pools=POOLS)
 
 
 @pytest.fixture(scope="module")
-def text(v1_manual: Manual) -> str:
-    return v1_manual.text
+def rules(seeded: tuple[Ruleset, Manual]) -> Ruleset:
+    return seeded[0]
+
+
+@pytest.fixture(scope="module")
+def text(seeded: tuple[Ruleset, Manual]) -> str:
+    return seeded[1].text
 
 
 def lines(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines()]
 
 
-def test_every_keypad_column_in_order(text: str) -> None:
-    for i, column in enumerate(V1.keypad.columns, 1):
+def test_every_keypad_column_in_order(text: str, rules: Ruleset) -> None:
+    for i, column in enumerate(rules.keypad.columns, 1):
         line = next(line for line in lines(text) if line.startswith(f"Column {i}: "))
         glyphs = re.findall(r"(\S) \(([a-z-]+)\)", line)
         assert glyphs == [(keypad.GLYPHS[s], s) for s in column]
 
 
-def test_every_password_word(text: str) -> None:
-    for word in V1.password.words:
+def test_every_password_word(text: str, rules: Ruleset) -> None:
+    for word in rules.password.words:
         assert re.search(rf"\b{word}\b", text), word
 
 
-def test_every_whos_on_first_list_and_display(text: str) -> None:
-    for label, order in V1.whos_on_first.priority.items():
+def test_every_whos_on_first_list_and_display(text: str, rules: Ruleset) -> None:
+    for label, order in rules.whos_on_first.priority.items():
         assert f"{label} | {', '.join(order)}" in lines(text)
     positions = (
         "top-left",
@@ -49,12 +69,12 @@ def test_every_whos_on_first_list_and_display(text: str) -> None:
         "bottom-left",
         "bottom-right",
     )
-    for word, pos in V1.whos_on_first.display_position.items():
+    for word, pos in rules.whos_on_first.display_position.items():
         shown = f'"{word}"' if word else "empty"
         assert f"Display {shown}: read the {positions[pos]} button" in lines(text)
 
 
-def test_every_venn_cell(text: str) -> None:
+def test_every_venn_cell(text: str, rules: Ruleset) -> None:
     rows = {
         "no red, no blue": (False, False),
         "red only": (True, False),
@@ -68,7 +88,7 @@ def test_every_venn_cell(text: str) -> None:
         name, *letters = line.split(" | ")
         if name in rows and len(letters) == 4:
             for (star, led), letter in zip(columns, letters, strict=True):
-                instruction = V1.venn.instruction((*rows[name], star, led))
+                instruction = rules.venn.instruction((*rows[name], star, led))
                 assert VENN_LETTERS[instruction][0] == letter
                 seen += 1
     assert seen == 16
@@ -76,15 +96,15 @@ def test_every_venn_cell(text: str) -> None:
         assert f"{letter}: {meaning}" in text
 
 
-def test_every_morse_word_frequency_and_letter(text: str) -> None:
-    for word, freq in V1.morse.words:
+def test_every_morse_word_frequency_and_letter(text: str, rules: Ruleset) -> None:
+    for word, freq in rules.morse.words:
         assert re.search(rf"\b{word} \| 3\.{freq:03d} MHz", text), word
-    for char, code in V1.morse.alphabet:
+    for char, code in rules.morse.alphabet:
         assert re.search(rf"(?<!\S){re.escape(char)} {re.escape(code)}(?!\S)", text), char
 
 
-def test_every_simon_row(text: str) -> None:
-    for (vowel, row), mapping in V1.simon.table.items():
+def test_every_simon_row(text: str, rules: Ruleset) -> None:
+    for (vowel, row), mapping in rules.simon.table.items():
         title = "Serial number contains a vowel" if vowel else "Serial number has no vowel"
         section = text.split(title, 1)[1]
         expected = " | ".join(mapping[c].capitalize() for c in ("red", "blue", "green", "yellow"))
@@ -92,8 +112,8 @@ def test_every_simon_row(text: str) -> None:
         assert row_line.endswith(expected)
 
 
-def test_every_memory_stage(text: str) -> None:
-    for s, choices in enumerate(V1.memory.stages, 1):
+def test_every_memory_stage(text: str, rules: Ruleset) -> None:
+    for s, choices in enumerate(rules.memory.stages, 1):
         row = next(line for line in lines(text) if line.startswith(f"Stage {s} | "))
         cells = row.split(" | ")[1:]
         for choice, cell in zip(choices, cells, strict=True):
@@ -108,8 +128,8 @@ def test_every_memory_stage(text: str) -> None:
                     assert "same label" in cell and cell.endswith(f"stage {k}.")
 
 
-def test_every_wire_sequence_cell(text: str) -> None:
-    table = dict(V1.wire_sequence.cut_letters)
+def test_every_wire_sequence_cell(text: str, rules: Ruleset) -> None:
+    table = dict(rules.wire_sequence.cut_letters)
     rows = [
         line
         for line in lines(text)
@@ -118,11 +138,11 @@ def test_every_wire_sequence_cell(text: str) -> None:
     assert len(rows) == max(len(v) for v in table.values())
     for n, row in enumerate(rows):
         cells = row.split(" | ")[1:]
-        assert cells == [", ".join(table[c][n]) for c in table]
+        assert cells == [", ".join(table[c][n]) or "none" for c in table]
 
 
-def test_every_wires_rule(text: str) -> None:
-    for count, rule_list in V1.wires.by_count.items():
+def test_every_wires_rule(text: str, rules: Ruleset) -> None:
+    for count, rule_list in rules.wires.by_count.items():
         section = text.split(f"\n{count} wires\n", 1)[1]
         items = [line.split(". ", 1)[1] for line in lines(section) if re.match(r"^\d+\. ", line)][
             : len(rule_list)
@@ -130,26 +150,37 @@ def test_every_wires_rule(text: str) -> None:
         for rule, item in zip(rule_list, items, strict=True):
             match rule.cut:
                 case wires.CutNth(n):
-                    word = "last" if n == -1 else ("first", "second", "third", "fourth")[n - 1]
+                    word = "last" if n == -1 else ("first", "second", "third", "fourth", "fifth")[n - 1]
                     assert item.endswith(f"cut the {word} wire."), item
                 case wires.CutLastOf(color):
                     assert item.endswith(f"cut the lowest {color} wire."), item
+                case wires.CutFirstOf(color):
+                    assert item.endswith(f"cut the highest {color} wire."), item
+                case wires.CutOnlyOf(color):
+                    assert item.endswith(f"cut the {color} wire."), item
             assert item.startswith("In every other case") == (not rule.when)
             for condition in rule.when:
                 if isinstance(condition, wires.ColorCount | wires.LastWireIs):
                     assert f" {condition.color} wire" in item or f"is {condition.color}" in item
                 else:
-                    assert "odd digit" in item
+                    assert _edgework_condition(condition) in item
 
 
-def test_every_button_rule(text: str) -> None:
-    for colour, digit in V1.big_button.strip_digit.items():
-        assert f"{colour} strip | let go when the timer shows a {digit} in any position" in text
-    assert f"shows a {V1.big_button.other_digit} in any position" in text
-    for rule in V1.big_button.rules:
-        for condition in rule.when:
-            value = next(iter(dataclasses.asdict(condition).values()))
-            assert str(value).upper() in text.upper()
+def test_every_button_rule(text: str, rules: Ruleset) -> None:
+    for colour, timing in rules.big_button.strip_release.items():
+        assert f"{colour} strip | {_moment(timing)}" in text
+    assert f"any other colour | {_moment(rules.big_button.other_release)}" in text
+    items = [line for line in lines(text) if re.match(r"^\d+\. If ", line)]
+    for rule in rules.big_button.rules:
+        wanted = [
+            f"the button is {c.color}"
+            if isinstance(c, big_button.ColorIs)
+            else f'the label says "{c.word}"'
+            if isinstance(c, big_button.WordIs)
+            else _edgework_condition(c)
+            for c in rule.when
+        ]
+        assert any(all(w.upper() in item.upper() for w in wanted) for item in items), rule
 
 
 def _parse_maze(drawing: list[str]) -> maze.Maze:
@@ -165,9 +196,9 @@ def _parse_maze(drawing: list[str]) -> maze.Maze:
     return maze.Maze(right, down, circles)  # type: ignore[arg-type]
 
 
-def test_every_maze_round_trips_from_its_text(text: str) -> None:
+def test_every_maze_round_trips_from_its_text(text: str, rules: Ruleset) -> None:
     all_lines = text.splitlines()
-    for k, expected in enumerate(V1.maze.mazes, 1):
+    for k, expected in enumerate(rules.maze.mazes, 1):
         start = all_lines.index(f"Maze {k}")
         drawing = all_lines[start + 1 : start + 2 + 2 * expected.size]
         parsed = _parse_maze(drawing)
@@ -243,7 +274,12 @@ def _changed(rules: Ruleset, **tables: object) -> Ruleset:
                 r.wires, by_count={**r.wires.by_count, 3: r.wires.by_count[3][1:]}
             ),
         ),
-        lambda r: _changed(r, big_button=dataclasses.replace(r.big_button, other_digit=7)),
+        lambda r: _changed(
+            r,
+            big_button=dataclasses.replace(
+                r.big_button, other_release=dataclasses.replace(r.big_button.other_release, digit=7)
+            ),
+        ),
     ],
     ids=[
         "password",

@@ -10,6 +10,8 @@ import pytest
 
 from gptnt.errors import ConfigError
 from gptnt.manual import PLAYER_PAGE_HEIGHTS, Manual, load_manual, save
+from gptnt.manual._generate import outline_text
+from gptnt.rules.ruleset import ruleset
 
 
 def test_generated_identity_names_seed_and_hash(v1_manual: Manual) -> None:
@@ -18,9 +20,16 @@ def test_generated_identity_names_seed_and_hash(v1_manual: Manual) -> None:
     assert v1_manual.kind == "generated" and v1_manual.rule_seed == 1
 
 
-def test_an_unknown_rule_seed_is_a_config_error() -> None:
-    with pytest.raises(ConfigError, match="rule_seed"):
-        load_manual("generated", rule_seed=999)
+def test_without_word_pools_a_seeded_manual_leaves_out_morse_and_passwords(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.delenv("GPTNT_RULESEED_POOLS", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))  # no imported pools either
+    rules = ruleset(999)
+    assert rules.missing == ("Morse", "Password")
+    text = outline_text(rules)
+    assert "Module: Wires" in text and "Module: Morse Code" not in text
+    assert "no section for Morse Code or Passwords" in text
 
 
 def test_round_trip_through_a_directory(v1_manual: Manual, tmp_path: Path) -> None:

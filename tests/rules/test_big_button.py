@@ -7,8 +7,8 @@ import pytest
 from gptnt.errors import ConfigError
 from gptnt.protocol._state import BigButtonModule
 from gptnt.rules._edgework import Edgework, Indicator
-from gptnt.rules._steps import Hold, Press, ReleaseOnDigit
-from gptnt.rules.modules.big_button import V1, action, mistakes, release_digit, release_ok, solve
+from gptnt.rules._steps import Hold, Press, Release, Timing
+from gptnt.rules.modules.big_button import V1, action, mistakes, release_ok, release_timing, solve
 
 PLAIN = Edgework(serial="AB1CD2")
 
@@ -31,10 +31,10 @@ def test_appendix_c_red_detonate_two_batteries_taps() -> None:
 
 
 def test_appendix_c_release_digits() -> None:
-    assert release_ok("04:37", "blue", V1)
-    assert release_ok("12.50", "yellow", V1)
-    assert not release_ok("12.50", "blue", V1)
-    assert release_digit("red", V1) == 1 and release_digit("white", V1) == 1
+    assert release_ok(4 * 60 + 37.2, "blue", V1)  # 04:37
+    assert release_ok(12.50, "yellow", V1)  # 12.50
+    assert not release_ok(12.50, "blue", V1)
+    assert release_timing("red", V1) == release_timing("white", V1) == Timing("timer_has_digit", 1)
 
 
 @pytest.mark.parametrize(
@@ -78,9 +78,9 @@ def test_solve_and_mistakes_follow_the_state() -> None:
     assert solve(state("blue", "Abort"), PLAIN, V1, strikes=0) == [Hold("button")]
     assert mistakes(state("blue", "Abort"), PLAIN, V1, strikes=0) == [Press("button")]
     held = state("blue", "Abort", held=True, strip="yellow")
-    assert solve(held, PLAIN, V1, strikes=0) == [ReleaseOnDigit(5)]
+    assert solve(held, PLAIN, V1, strikes=0) == [Release(Timing("timer_has_digit", 5))]
     wrongly_held = state("red", "Hold", held=True, strip="blue")
-    assert mistakes(wrongly_held, PLAIN, V1, strikes=0) == [ReleaseOnDigit(0)]
+    assert mistakes(wrongly_held, PLAIN, V1, strikes=0) == [Release(Timing("any_time"))]
     assert (
         solve(state("red", "Hold").model_copy(update={"is_solved": True}), PLAIN, V1, strikes=0)
         == []

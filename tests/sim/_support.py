@@ -20,9 +20,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gptnt.protocol._kinds import ModuleKind
-from gptnt.protocol._state import ModuleState
+from gptnt.protocol._state import ModuleState, timer_text
 from gptnt.rules._edgework import Edgework
-from gptnt.rules._steps import Hold, Press, ReleaseOnDigit, Step
+from gptnt.rules._steps import Hold, Press, Release, Step
 from gptnt.rules.ruleset import V1
 from gptnt.sim.modules._base import ModuleEngine, Slot
 
@@ -50,11 +50,11 @@ class FakeBomb:
     def strike_count(self) -> int:
         return len(self.strikes)
 
+    def seconds_remaining(self) -> float:
+        return max(0.0, self.limit - self.now)
+
     def timer_text(self) -> str:
-        left = max(0.0, self.limit - self.now)
-        if left >= 60:
-            return f"{int(left) // 60:02d}:{int(left) % 60:02d}"
-        return f"{int(left):02d}.{int(left * 100) % 100:02d}"
+        return timer_text(self.seconds_remaining())
 
     def strike(self, module: ModuleKind) -> None:
         self.strikes.append(module)
@@ -100,11 +100,13 @@ class Hands:
         self.engine.advance(self.t)
 
     def do(self, step: Step) -> None:
-        """Carry out one step: a click, a hold, or a release when the timer shows a digit."""
+        """Carry out one step: a click (at its moment, if timed), a hold, or a timed release."""
         engine, bomb = self.engine, self.bomb
         bomb.now = self.t
         match step:
-            case Press(element):
+            case Press(element, when):
+                if when is not None:
+                    self._wait_until(lambda: when.holds(bomb.seconds_remaining()), f"{when}")
                 engine.press(element, self.t)
                 engine.release(element, self.t)
                 self.t += CLICK
@@ -112,9 +114,9 @@ class Hands:
                 engine.press(element, self.t)
                 self.held = element
                 self.t += HOLD
-            case ReleaseOnDigit(digit):
+            case Release(when):
                 assert self.held is not None, f"{step} without a held element"
-                self._wait_until(lambda: str(digit) in bomb.timer_text(), f"a {digit} to show")
+                self._wait_until(lambda: when.holds(bomb.seconds_remaining()), f"{when}")
                 engine.release(self.held, self.t)
                 self.held = None
                 self.t += CLICK

@@ -9,7 +9,7 @@ from _support import FakeBomb, Hands, follow_the_oracle, generated, random_play_
 
 from gptnt.protocol._state import BigButtonModule
 from gptnt.rules._edgework import Edgework, Indicator
-from gptnt.rules._steps import Hold, ReleaseOnDigit
+from gptnt.rules._steps import Hold, Release, Timing
 from gptnt.rules.modules import big_button as rules_file
 from gptnt.rules.ruleset import V1
 from gptnt.sim.modules._base import Slot
@@ -115,7 +115,7 @@ def test_wrongly_held_button_mistake_costs_one_strike() -> None:
         wrong = rules_file.mistakes(
             e.export(hands.t, in_focus=True), e.bomb.edgework, V1.big_button, strikes=0
         )
-        assert wrong == [ReleaseOnDigit(0)]
+        assert wrong == [Release(Timing("any_time"))]
         hands.do(wrong[0])
         assert e.bomb.strike_count == 1 and not e.solved
         found += 1

@@ -174,6 +174,9 @@ class FakeBomb:
     def timer_text(self) -> str:
         return "04:59"
 
+    def seconds_remaining(self) -> float:
+        return 299.0
+
     def strike(self, module: ModuleKind) -> None:
         self.strikes.append(module)
 

@@ -46,6 +46,9 @@ class FakeBomb:
     def timer_text(self) -> str:
         return "01:45"
 
+    def seconds_remaining(self) -> float:
+        return 105.0
+
     def strike(self, module: ModuleKind) -> None:
         self.strikes.append(module)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from gptnt.rules import _edgework as edge
+
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
 
 
@@ -18,3 +20,21 @@ def count_words(n: int) -> str:
 def upper_first(text: str) -> str:
     """The text with its first letter in capitals."""
     return text[:1].upper() + text[1:]
+
+
+def edgework_condition(c: edge.EdgeworkCondition) -> str:
+    """The wording of an edgework condition, shared by every module whose rules ask one."""
+    match c:
+        case edge.SerialOdd():
+            return "the serial number ends in an odd digit"
+        case edge.SerialStartsWithLetter():
+            return "the serial number starts with a letter"
+        case edge.BatteriesAbove(n):
+            return f"the bomb carries more than {count_words(n)} batter{'y' if n == 1 else 'ies'}"
+        case edge.LitIndicator(label):
+            return f"a lit indicator labelled {label} is on the bomb"
+        case edge.PortPresent(port):
+            return f"the bomb has a {port} port"
+        case edge.EmptyPortPlate():
+            return "the bomb has an empty port plate (a plate with no port on it)"
+    raise AssertionError(f"no wording for edgework condition {c!r}")

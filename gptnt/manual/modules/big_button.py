@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from gptnt.manual._layout import Block, Bullets, Heading, Paragraph, Section, Table
-from gptnt.manual.modules._words import count_words
+from gptnt.manual.modules._words import edgework_condition
 from gptnt.protocol._kinds import kind_spec
+from gptnt.rules._steps import Timing
 from gptnt.rules.modules import big_button
 
 TITLE = kind_spec("BigButton").title
@@ -18,17 +19,39 @@ def _button_condition(c: big_button.Condition) -> str:
             return f"the button is {color}"
         case big_button.WordIs(word):
             return f'the label says "{word.upper()}"'
-        case big_button.BatteriesAbove(n):
-            return f"the bomb carries more than {count_words(n)} batter{'y' if n == 1 else 'ies'}"
-        case big_button.LitIndicator(label):
-            return f"a lit indicator labelled {label} is on the bomb"
-    raise AssertionError(f"no wording for button condition {c!r}")
+    return edgework_condition(c)
 
 
 _BUTTON_ACTION = {
     "tap": "press it and let go at once",
     "hold": "press and keep holding it (see Holding the button)",
+    "tap_when_seconds_digits_match": (
+        "press it and let go at once, at a moment when the two seconds digits of the timer are "
+        "the same (00, 11, 22, 33, 44 or 55)"
+    ),
 }
+
+
+def moment(t: Timing) -> str:
+    """When to let go of the held button, as the strip table says it."""
+    match t.kind:
+        case "timer_has_digit":
+            return f"let go when the timer shows a {t.digit} in any position"
+        case "seconds_ones_digit_is":
+            return f"let go when the last seconds digit is {t.digit}"
+        case "any_time":
+            return "let go at any time"
+        case "seconds_digits_sum_multiple_of_4":
+            return "let go when the two seconds digits add up to a multiple of 4 (0, 4, 8 or 12)"
+        case "seconds_digits_sum_5":
+            return "let go when the two seconds digits add up to 5"
+        case "seconds_digits_sum_7":
+            return "let go when the two seconds digits add up to 7"
+        case "seconds_digits_sum_3_or_13":
+            return "let go when the two seconds digits add up to 3 or 13"
+        case "seconds_prime_or_zero":
+            return "let go when the seconds shown are 00 or a prime number (02, 03, 05, …, 59)"
+    raise AssertionError(f"no wording for release moment {t!r}")
 
 
 def section(rules: big_button.ButtonRules) -> Section:
@@ -38,11 +61,10 @@ def section(rules: big_button.ButtonRules) -> Section:
     ]
     items.append(f"In every other case: {_BUTTON_ACTION[rules.otherwise]}.")
     strip_rows = tuple(
-        (f"{colour} strip", f"let go when the timer shows a {digit} in any position")
-        for colour, digit in rules.strip_digit.items()
-    ) + (
-        ("any other colour", f"let go when the timer shows a {rules.other_digit} in any position"),
-    )
+        (f"{colour} strip", moment(timing)) for colour, timing in rules.strip_release.items()
+    ) + (("any other colour", moment(rules.other_release)),)
+    moments = [*rules.strip_release.values(), rules.other_release]
+    digits_only = all(t.kind == "timer_has_digit" for t in moments)
     blocks: list[Block] = [
         Heading(f"Module: {TITLE}"),
         Paragraph(
@@ -61,6 +83,13 @@ def section(rules: big_button.ButtonRules) -> Section:
             "countdown timer displays the digit below anywhere in its reading (minutes, "
             "seconds, or hundredths under one minute). Releasing at any other moment is a "
             "strike."
+        )
+        if digits_only
+        else Paragraph(
+            "While the button is held down, the strip next to it lights up in one colour. "
+            "The colour tells you when to let go, as the table below says. The seconds digits "
+            "are the two digits of the whole seconds shown (under one minute, the two digits "
+            "before the point). Releasing at any other moment is a strike."
         ),
         Table(("Strip colour", "When to release"), strip_rows, weights=(1, 3), size=24),
     ]

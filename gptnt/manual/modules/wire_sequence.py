@@ -18,7 +18,7 @@ def section(rules: wire_sequence.WireSequenceRules) -> Section:
     depth = max(len(v) for v in table.values())
     rows = tuple(
         (f"{upper_first(ordinal(n + 1))} wire of its colour",)
-        + tuple(", ".join(table[c][n]) if n < len(table[c]) else "" for c in colours)
+        + tuple((", ".join(table[c][n]) or "none") if n < len(table[c]) else "" for c in colours)
         for n in range(depth)
     )
     blocks: list[Block] = [

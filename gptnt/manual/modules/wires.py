@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gptnt.manual._layout import Block, Bullets, Heading, Paragraph, Section
-from gptnt.manual.modules._words import count_words, ordinal
+from gptnt.manual.modules._words import count_words, edgework_condition, ordinal
 from gptnt.protocol._kinds import kind_spec
 from gptnt.rules.modules import wires
 
@@ -28,9 +28,7 @@ def _wires_condition(c: wires.Condition) -> str:
             return f"there are more than {count_words(n)} {color} wires"
         case wires.LastWireIs(color):
             return f"the bottom wire is {color}"
-        case wires.SerialOdd():
-            return "the serial number ends in an odd digit"
-    raise AssertionError(f"no wording for wires condition {c!r}")
+    return edgework_condition(c)
 
 
 def _wires_cut(c: wires.Cut) -> str:
@@ -39,6 +37,10 @@ def _wires_cut(c: wires.Cut) -> str:
             return f"cut the {ordinal(n)} wire"
         case wires.CutLastOf(color):
             return f"cut the lowest {color} wire"
+        case wires.CutFirstOf(color):
+            return f"cut the highest {color} wire"
+        case wires.CutOnlyOf(color):
+            return f"cut the {color} wire"
     raise AssertionError(f"no wording for wires cut {c!r}")
 
 

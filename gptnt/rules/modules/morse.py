@@ -114,7 +114,7 @@ def mistakes(
 
 
 def tables(ruleset: Ruleset) -> MorseRules:
-    return ruleset.morse
+    return ruleset.tables("morse")  # type: ignore[return-value]
 
 
 pressed = no_history

@@ -82,7 +82,7 @@ def mistakes(
 
 
 def tables(ruleset: Ruleset) -> PasswordRules:
-    return ruleset.password
+    return ruleset.tables("password")  # type: ignore[return-value]
 
 
 pressed = no_history

@@ -1,7 +1,8 @@
 """Wires: one rule list per wire count; the first rule whose conditions all hold names the wire.
 
 The manual's rules are data: each rule is a tuple of small declarative conditions (``ColorCount``,
-``LastWireIs``, ``SerialOdd``) and one cut (``CutNth``, ``CutLastOf``). A tiny evaluator below
+``LastWireIs`` and the shared edgework conditions such as ``SerialOdd`` or ``PortPresent``) and
+one cut (``CutNth``, ``CutFirstOf``, ``CutLastOf``, ``CutOnlyOf``). A tiny evaluator below
 interprets them, so a rule seed only swaps the lists in ``WiresRules``. "The n-th wire" always
 counts the wires that are present, top to bottom; empty slots are skipped.
 """
@@ -14,7 +15,14 @@ from typing import TYPE_CHECKING, Literal
 
 from gptnt.errors import ConfigError
 from gptnt.protocol._state import Wire, WireColor, WiresModule
-from gptnt.rules._edgework import Edgework
+from gptnt.rules._edgework import (
+    Edgework,
+    EdgeworkCondition,
+    EmptyPortPlate,
+    PortPresent,
+    SerialOdd,
+    SerialStartsWithLetter,
+)
 from gptnt.rules._file import no_history
 from gptnt.rules._steps import Press, Step
 
@@ -40,12 +48,7 @@ class LastWireIs:
     color: WireColor
 
 
-@dataclass(frozen=True)
-class SerialOdd:
-    """The last digit of the serial number is odd."""
-
-
-Condition = ColorCount | LastWireIs | SerialOdd
+Condition = ColorCount | LastWireIs | EdgeworkCondition
 
 
 @dataclass(frozen=True)
@@ -62,7 +65,22 @@ class CutLastOf:
     color: WireColor
 
 
-Cut = CutNth | CutLastOf
+@dataclass(frozen=True)
+class CutFirstOf:
+    """Cut the top-most wire of ``color``."""
+
+    color: WireColor
+
+
+@dataclass(frozen=True)
+class CutOnlyOf:
+    """Cut "the ``color`` wire": the rule seeds' wording when one condition says there is exactly
+    one. Should several be present, the top-most one is cut [SIM/GUESS]."""
+
+    color: WireColor
+
+
+Cut = CutNth | CutFirstOf | CutLastOf | CutOnlyOf
 
 
 @dataclass(frozen=True)
@@ -125,8 +143,8 @@ def _holds(condition: Condition, colors: Sequence[str], edgework: Edgework) -> b
             return colors.count(color) > n
         case LastWireIs(color):
             return colors[-1] == color
-        case SerialOdd():
-            return edgework.last_digit_odd
+        case SerialOdd() | SerialStartsWithLetter() | PortPresent() | EmptyPortPlate():
+            return condition.holds(edgework)
     raise AssertionError(f"unknown wires condition {condition!r}")
 
 
@@ -136,6 +154,8 @@ def _target(cut: Cut, colors: Sequence[str]) -> int:
             return n - 1 if n > 0 else len(colors) + n
         case CutLastOf(color):
             return max(i for i, c in enumerate(colors) if c == color)
+        case CutFirstOf(color) | CutOnlyOf(color):
+            return min(i for i, c in enumerate(colors) if c == color)
     raise AssertionError(f"unknown wires cut {cut!r}")
 
 

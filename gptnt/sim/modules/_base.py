@@ -30,6 +30,10 @@ class BombContext(Protocol):
         """The timer display right now: ``MM:SS``, or ``SS.hh`` under a minute."""
         ...
 
+    def seconds_remaining(self) -> float:
+        """Game seconds left on the bomb clock right now."""
+        ...
+
     def strike(self, module: ModuleKind) -> None:
         """Record a strike caused by ``module`` (the bomb speeds up, may explode)."""
         ...

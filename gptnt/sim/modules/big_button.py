@@ -1,7 +1,8 @@
-"""The Button engine: a coloured, labelled button; tapped, or held and released on a timer digit.
+"""The Button engine: a coloured, labelled button; tapped, or held and released at a moment.
 
-A release less than ``strip_delay`` seconds after the press is a tap; a longer one is a hold,
-judged against the bomb's timer text at the moment of release. The strip beside the button
+A release less than ``strip_delay`` seconds after the press is a tap (a timed tap is judged by
+the timer at its release); a longer one is a hold, judged by the strip's ``Timing`` against the
+bomb's timer at the moment of release. The strip beside the button
 lights in its colour once the button has been held ``strip_delay`` seconds (what the picture
 shows); the exported ``strip_color`` is the game field behind it, present whenever the button is
 held (mod-protocol §7.3: "only while held").
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 
 from gptnt.errors import SimulatorError
 from gptnt.protocol._state import BigButtonModule
-from gptnt.rules.modules.big_button import action, release_ok
+from gptnt.rules.modules.big_button import action, release_ok, tap_ok
 from gptnt.rules.ruleset import Ruleset
 from gptnt.sim.modules._base import BombContext, ModuleEngine, Slot
 
@@ -106,12 +107,11 @@ class ButtonEngine(ModuleEngine):
         tapped = t - self.held_since < self._generation.strip_delay
         self.held_since = None
         needed = action(self.color, self.word, self.bomb.edgework, self.rules.big_button)
+        remaining = self.bomb.seconds_remaining()
         if tapped:
-            ok = needed == "tap"
+            ok = tap_ok(remaining, needed)
         else:
-            ok = needed == "hold" and release_ok(
-                self.bomb.timer_text(), self.strip, self.rules.big_button
-            )
+            ok = needed == "hold" and release_ok(remaining, self.strip, self.rules.big_button)
         if ok:
             self.solved = True
         else:

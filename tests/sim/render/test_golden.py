@@ -65,6 +65,9 @@ class Bomb:
     def timer_text(self) -> str:
         return "04:59"
 
+    def seconds_remaining(self) -> float:
+        return 299.0
+
     def strike(self, module: str) -> None:
         self.strike_count += 1
 
