@@ -30,6 +30,7 @@ _COMMAND_MODULES = [
     "report",
     "baseline",
     "vllm",
+    "diag",
 ]
 
 for _name in _COMMAND_MODULES:

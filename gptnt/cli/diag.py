@@ -1,0 +1,193 @@
+"""``gptnt diag build|run|report``: the offline diagnostics (Manual VQA, Simulator VQA,
+Localisation, contamination probes)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+_TASKS = "manual_vqa, sim_vqa, localisation, contamination"
+
+
+def build(
+    out: Annotated[Path, typer.Option(help="Folder to write the dataset folders into.")] = Path(
+        "diag"
+    ),
+    task: Annotated[
+        list[str] | None, typer.Option(help=f"Only these tasks ({_TASKS}); repeatable.")
+    ] = None,
+    n: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Questions per task, split in the paper's proportions "
+            "(default: the paper's sizes).",
+        ),
+    ] = None,
+    seed: Annotated[int, typer.Option(min=0, help="Generation seed.")] = 0,
+    rule_seed: Annotated[int, typer.Option(min=1, help="Rule seed of the ruleset (1 = v1).")] = 1,
+    modules: Annotated[
+        list[str] | None, typer.Option("--module", help="Only these module kinds; repeatable.")
+    ] = None,
+) -> None:
+    """Generate the datasets: JSONL + images per task, named by a hash of their inputs."""
+    from rich.console import Console
+
+    from gptnt.diagnostics import build_datasets
+    from gptnt.diagnostics._dataset import TASKS
+    from gptnt.errors import ConfigError
+    from gptnt.protocol import MODULE_KINDS
+    from gptnt.rules.ruleset import ruleset
+
+    tasks = tuple(task or ("manual_vqa", "sim_vqa", "localisation", "contamination"))
+    for t in tasks:
+        if t not in TASKS:
+            raise ConfigError(f"--task {t!r}: unknown; use one of {_TASKS}")
+    kinds = tuple(modules or MODULE_KINDS)
+    for kind in kinds:
+        if kind not in MODULE_KINDS:
+            raise ConfigError(f"--module {kind!r}: unknown; use one of {', '.join(MODULE_KINDS)}")
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"--out {out}: exists and is not a folder; name a folder")
+    console = Console(stderr=True)
+    paths = build_datasets(
+        tasks,
+        out,
+        ruleset(rule_seed),
+        seed=seed,
+        n=n,
+        modules=kinds,
+        progress=lambda text: console.print(f"[dim]{text}[/dim]"),
+    )
+    for path in paths:
+        typer.echo(str(path))
+
+
+def run(
+    dataset: Annotated[Path, typer.Argument(help="A dataset folder written by `diag build`.")],
+    player: Annotated[
+        str,
+        typer.Option(
+            help="A player config, YAML file or provider:model; or the scripted "
+            "'truth' / 'random' answerers."
+        ),
+    ],
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="Results folder (default: beside the dataset, named by dataset and player)."
+        ),
+    ] = None,
+    concurrency: Annotated[int, typer.Option(min=1, help="Questions in flight at once.")] = 4,
+    limit: Annotated[int | None, typer.Option(min=1, help="Ask at most this many.")] = None,
+    paradigm: Annotated[
+        str | None,
+        typer.Option(
+            help="Localisation: set-of-marks or coordinates (default: the player's interaction)."
+        ),
+    ] = None,
+    no_manual: Annotated[
+        bool, typer.Option("--no-manual", help="Manual VQA without the manual.")
+    ] = False,
+) -> None:
+    """Ask a dataset's questions; resumable (answered questions are skipped on rerun)."""
+    import asyncio
+
+    from rich.console import Console
+
+    from gptnt.diagnostics import ModelAnswerer, RandomAnswerer, TruthAnswerer, read_dataset
+    from gptnt.diagnostics import run as run_dataset
+    from gptnt.errors import ConfigError
+
+    manifest, questions = read_dataset(dataset)
+    coordinates = "absolute"
+    if player in ("truth", "random"):
+        answerer = TruthAnswerer() if player == "truth" else RandomAnswerer()
+        method = paradigm or "set-of-marks"
+    else:
+        from gptnt.players.backends import check_endpoint
+        from gptnt.players.config import load_player_config
+
+        config = load_player_config(player)
+        check_endpoint(config)
+        pages = ()
+        if manifest.task == "manual_vqa" and not no_manual:
+            from gptnt.manual import load_manual
+
+            pages = tuple(load_manual("generated", rule_seed=manifest.rule_seed).pages)
+        answerer = ModelAnswerer(config, manual_pages=pages)
+        method = paradigm or config.interaction
+        coordinates = config.coordinates
+    if method not in ("set-of-marks", "coordinates"):
+        raise ConfigError(f"--paradigm {method!r}: use set-of-marks or coordinates")
+    slug = "".join(c if c.isalnum() or c in "-_" else "-" for c in player)
+    out = out or dataset.parent / "results" / f"{manifest.identity}--{slug}--{method}"
+    console = Console(stderr=True)
+    total = len(questions) if limit is None else min(limit, len(questions))
+    count = {"done": 0, "right": 0}
+
+    def tick(answer) -> None:  # type: ignore[no-untyped-def]
+        count["done"] += 1
+        count["right"] += answer.correct
+        if count["done"] % 50 == 0 or count["done"] == total:
+            console.print(f"{count['done']} answered, {count['right']} right")
+
+    asyncio.run(
+        run_dataset(
+            dataset,
+            out,
+            answerer,
+            {"paradigm": method, "coordinates": coordinates, "manual": not no_manual},
+            concurrency=concurrency,
+            limit=limit,
+            on_answer=tick,
+        )
+    )
+    typer.echo(str(out))
+
+
+def report(
+    results: Annotated[list[Path], typer.Argument(help="Results folders written by `diag run`.")],
+) -> None:
+    """Accuracy per category and module kind, with 95 % Wilson CIs and the chance level."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from gptnt.diagnostics import read_answers, read_spec, report_rows
+
+    console = Console()
+    for folder in results:
+        answers = read_answers(folder)
+        spec = read_spec(folder)
+        for by in ("category", "module"):
+            table = Table(
+                title=f"{spec.task} — {spec.answerer} ({spec.paradigm}"
+                f"{'' if spec.manual else ', no manual'}) — by {by}"
+            )
+            for column in (by, "n", "accuracy", "95 % CI", "chance", "vanilla", "failed calls"):
+                table.add_column(column, justify="left" if column == by else "right")
+            for row in report_rows(answers, by):
+                low, high = row.ci
+                table.add_row(
+                    row.group,
+                    str(row.n),
+                    f"{row.accuracy:.1%}",
+                    f"{low:.1%}–{high:.1%}",
+                    "—" if row.chance is None else f"{row.chance:.1%}",
+                    str(row.vanilla) if spec.task == "contamination" else "—",
+                    str(row.failures),
+                )
+            console.print(table)
+
+
+def register(app: typer.Typer) -> None:
+    diag = typer.Typer(
+        help="Offline diagnostics generated from the ruleset and the simulator.",
+        no_args_is_help=True,
+    )
+    diag.command("build")(build)
+    diag.command("run")(run)
+    diag.command("report")(report)
+    app.add_typer(diag, name="diag")
