@@ -443,7 +443,7 @@ class Game:
 
     def _picture(self, mission: _Mission) -> Picture:
         camera = mission.camera
-        scene = Scene(mission.bomb, camera.side, camera.focused, max(mission.t, 0.0))
+        scene = Scene(mission.bomb, camera.side, camera.focused, max(mission.t, 0.0), camera.cursor)
         return self._compositor.render(scene)
 
     def _target_at(
@@ -457,7 +457,9 @@ class Game:
             )
         width, height = self.size
         px, py = min(int(x * width), width - 1), min(int(y * height), height - 1)
-        return self._picture(mission).hit(px, py)
+        target = self._picture(mission).hit(px, py)
+        mission.camera.cursor = (x, y)  # the game highlights the module under the cursor
+        return target
 
     def _press(self, mission: _Mission, target: object | None) -> str:
         """Press what is under the cursor: a module zooms in (deferred), an element acts now."""
