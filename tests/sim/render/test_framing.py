@@ -13,7 +13,6 @@ and its digits show while the Button is held.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -23,36 +22,13 @@ from PIL import Image
 from gptnt.rules.ruleset import V1
 from gptnt.sim.bomb import Bomb, BombSpec
 from gptnt.sim.render.compositor import Compositor, Scene
+from gptnt.sim.render.real_frames import REAL_FRAMES, RealFrame, lookalike
 
 SOM = Path(__file__).resolve().parents[3] / ".." / "shared" / "fixtures" / "real-game" / "som"
 TOLERANCE = 0.025  # of the frame's width (x) or height (y): 13 px at 512, 16 px at 640
 Boxes = list[tuple[float, float, float, float]]
-
-
-@dataclass(frozen=True)
-class Shot:
-    """One real frame: the module kind zoomed into, its slot, where the timer is."""
-
-    fixture: str
-    kind: str
-    slot: int
-    timer_on_face: bool  # the timer is on the face looked at (else it is on the other face)
-    wires: int | None = None  # wire kinds: as many wires as the real module has (paths vary)
-
-
-SHOTS = [
-    Shot("button", "BigButton", 3, True),
-    Shot("keypad", "Keypad", 4, False),
-    Shot("maze", "Maze", 2, True),
-    Shot("memory", "Memory", 1, False),
-    Shot("morse", "Morse", 2, False),
-    Shot("password", "Password", 0, True),
-    Shot("simon", "Simon", 0, False),
-    Shot("venn-6", "Venn", 1, True, wires=6),
-    Shot("whoseonfirst", "WhosOnFirst", 5, False),
-    Shot("wires-6", "Wires", 1, True, wires=6),
-    Shot("wireseq", "WireSequence", 5, True, wires=3),
-]
+ZOOMED = [f for f in REAL_FRAMES if f.kind is not None]
+FACES = [f for f in REAL_FRAMES if f.kind is None]
 
 
 def regions(mask: np.ndarray, min_pixels: int = 30) -> Boxes:
@@ -94,30 +70,13 @@ def _fixture(name: str) -> np.ndarray:
     return np.asarray(Image.open(path).convert("RGB"))
 
 
-def bomb_for(shot: Shot) -> tuple[Bomb, object]:
-    """A seeded bomb with ``shot.kind`` in ``shot.slot`` on the timer's face or the other one."""
-    for seed in range(2000):
-        spec = BombSpec(seed=seed, components=(shot.kind,), front_only=shot.timer_on_face)
-        bomb = Bomb.generate(spec, V1)
-        engine = bomb.modules[0]
-        on_timer_face = engine.slot.on_front == bomb.timer_slot.on_front
-        if engine.slot.index != shot.slot or on_timer_face != shot.timer_on_face:
-            continue
-        if shot.wires is not None and len(engine.elements()) != shot.wires + (shot.wires == 3) * 2:
-            continue  # Wire Sequence: three wires on the panel plus its two buttons
-        if shot.timer_on_face and bomb.timer_slot.index != 4:
-            continue  # every real frame with the timer in view has it bottom-middle
-        return bomb, engine
-    raise AssertionError(f"no seed puts {shot.kind} in slot {shot.slot}")
-
-
-def ours(shot: Shot, size: tuple[int, int]) -> Boxes:
-    bomb, engine = bomb_for(shot)
-    side = "front" if engine.slot.on_front else "back"  # type: ignore[attr-defined]
-    picture = Compositor(*size).render(Scene(bomb, side, engine, 0.0))  # type: ignore[arg-type]
+def ours(frame: RealFrame, size: tuple[int, int], t: float = 0.0) -> tuple[Boxes, object]:
+    """Our mask's region boxes for a bomb laid out like ``frame``, and the picture."""
+    seen = lookalike(frame)
+    picture = Compositor(*size).render(Scene(seen.bomb, seen.side, seen.focused, t))
     mask = picture.mask()
     assert mask is not None
-    return regions(mask)
+    return regions(mask), picture
 
 
 def assert_close(real: Boxes, mine: Boxes, what: str, *, each: bool = True) -> None:
@@ -134,38 +93,28 @@ def assert_close(real: Boxes, mine: Boxes, what: str, *, each: bool = True) -> N
             )
 
 
-@pytest.mark.parametrize("shot", SHOTS, ids=[s.fixture for s in SHOTS])
-def test_zoomed_in_geometry_matches_the_real_frame(shot: Shot) -> None:
-    real_mask = _fixture(shot.fixture)
+@pytest.mark.parametrize("frame", ZOOMED, ids=[f.name for f in ZOOMED])
+def test_zoomed_in_geometry_matches_the_real_frame(frame: RealFrame) -> None:
+    real_mask = _fixture(frame.name)
     size = (real_mask.shape[1], real_mask.shape[0])
-    assert_close(regions(real_mask), ours(shot, size), shot.fixture, each=shot.wires is None)
+    mine, _ = ours(frame, size)
+    assert_close(regions(real_mask), mine, frame.name, each=frame.wires is None)
 
 
-def _face_like(fixture: str) -> tuple[Bomb, str]:
-    """A seeded bomb whose face looks like the real one: bomb-5 shows five modules with the
-    Button bottom-left and the timer bottom-middle; bomb-6 six modules (the timer behind)."""
-    for seed in range(5000):
-        if fixture == "bomb-5":
-            kinds = ("BigButton", "Wires", "Keypad", "Maze", "Password")
-            bomb = Bomb.generate(BombSpec(seed=seed, components=kinds, front_only=True), V1)
-            button = bomb.modules[0]
-            if button.slot.index == 3 and bomb.timer_slot.index == 4:
-                return bomb, "front"
-        else:
-            kinds = ("Wires", "Keypad", "Maze", "Password", "Simon", "Memory", "Morse")
-            bomb = Bomb.generate(BombSpec(seed=seed, components=kinds), V1)
-            if len(bomb.modules_on_face(False)) == 6:
-                return bomb, "back"
-    raise AssertionError(f"no seed gives a face like {fixture}")
+@pytest.mark.parametrize("frame", FACES, ids=[f.name for f in FACES])
+def test_zoomed_out_face_matches_the_real_frame(frame: RealFrame) -> None:
+    real_mask = _fixture(frame.name)
+    mine, _ = ours(frame, (real_mask.shape[1], real_mask.shape[0]))
+    assert_close(regions(real_mask), mine, frame.name)
 
 
-@pytest.mark.parametrize("fixture", ["bomb-5", "bomb-6"])
-def test_zoomed_out_face_matches_the_real_frame(fixture: str) -> None:
-    real = regions(_fixture(fixture))
-    bomb, side = _face_like(fixture)
-    mask = Compositor(512, 384).render(Scene(bomb, side, None, 0.0)).mask()  # type: ignore[arg-type]
-    assert mask is not None
-    assert_close(real, regions(mask), fixture)
+def test_the_geometry_holds_at_640_by_480() -> None:
+    """The harness plays at 640×480: the same boxes, as fractions, as at the fixtures' 512×384."""
+    for frame in (FACES[0], ZOOMED[1]):
+        small, _ = ours(frame, (512, 384))
+        large, _ = ours(frame, (640, 480))
+        assert len(small) == len(large)
+        assert np.abs(np.subtract(small, large)).max() <= 0.005
 
 
 def _timer_box(bomb: Bomb, compositor: Compositor, focused: object) -> tuple[int, int, int, int]:

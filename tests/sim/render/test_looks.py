@@ -6,19 +6,18 @@ from __future__ import annotations
 
 import numpy as np
 from PIL import Image
-from test_framing import SHOTS, SOM, _fixture, bomb_for, regions
+from test_framing import SOM, _fixture, regions
 
 from gptnt.sim.render.compositor import Compositor, Picture, Scene
 from gptnt.sim.render.modules import wires as wires_drawer
+from gptnt.sim.render.real_frames import REAL_FRAMES, lookalike
 
 COLOUR_TOLERANCE = 16  # per channel, 0–255 levels, between medians
 
 
 def _shot(fixture: str) -> Picture:
-    shot = next(s for s in SHOTS if s.fixture == fixture)
-    bomb, engine = bomb_for(shot)
-    side = "front" if engine.slot.on_front else "back"  # type: ignore[attr-defined]
-    return Compositor(512, 384).render(Scene(bomb, side, engine, 10.0))  # type: ignore[arg-type]
+    seen = lookalike(next(f for f in REAL_FRAMES if f.name == fixture))
+    return Compositor(512, 384).render(Scene(seen.bomb, seen.side, seen.focused, 10.0))
 
 
 def _screen(fixture: str) -> np.ndarray:
