@@ -158,23 +158,43 @@ def run(
 ) -> None:
     """Play one episode and print its result; exits non-zero if it crashed."""
     import asyncio
-
-    from rich.console import Console
+    import dataclasses
+    import os
 
     from gptnt.errors import ConfigError
-    from gptnt.missions import get_mission
-    from services.bus import redis_url as resolve_redis
-    from services.manager import EpisodeSettings, EpisodeSpec, play_episode
 
+    # Every input is checked, cheapest first, before the heavy imports and any service.
     if mode not in ("sync", "async"):
         raise ConfigError(f"--mode {mode!r}: use sync or async")
     if launch not in ("process", "task"):
         raise ConfigError(f"--launch {launch!r}: use process or task")
-    mission_obj = get_mission(mission)
-    from gptnt.players.seats import resolve_lineup
+    from gptnt.missions import get_mission
+    from gptnt.preflight import Needs, check_inputs, preflight
+    from services.bus import ENV_URL
 
-    # Unknown players or a bad manual: one line before anything starts.
-    lineup = resolve_lineup(defuser, expert, solo=solo, manual=manual, no_manual=no_manual)
+    needs = Needs(game=game, redis_url=redis_url or os.environ.get(ENV_URL), out=out)
+    check_inputs(needs)
+    mission_obj = get_mission(mission)
+    from gptnt.players.seats import attach_manual, resolve_lineup
+
+    # Unknown players, then keys, endpoints, the game and Redis (checked and probed), then a
+    # bad manual: one line each, before any service starts.
+    defuser_seat, expert_seat = resolve_lineup(
+        defuser, expert, solo=solo, manual=manual, no_manual=no_manual, read_manual=False
+    )
+    lineup = (defuser_seat, expert_seat)
+    models = [c.config for c in lineup if c is not None and c.config is not None]
+    preflight(dataclasses.replace(needs, players=models))
+    lineup = (
+        attach_manual(defuser_seat, manual),
+        None if expert_seat is None else attach_manual(expert_seat, manual),
+    )
+
+    from rich.console import Console
+
+    from services.bus import redis_url as resolve_redis
+    from services.manager import EpisodeSettings, EpisodeSpec, play_episode
+
     spec = EpisodeSpec.make(
         mission_obj.id, mode, solo or defuser or "oracle", expert or "oracle",  # type: ignore[arg-type]
         seed=seed, solo=solo is not None, no_manual=no_manual, manual=manual,

@@ -49,6 +49,11 @@ class Lifecycle(str, Enum):
         return self.value
 
 
+MAX_TIME_LIMIT = 86_400
+"""A day of game time. The paper's missions use 180–300 s; a larger value is a typo (``1e12``),
+which the mod's 32-bit timer would overflow and an async episode would never end."""
+
+
 class MissionConfig(BaseModel):
     """The ``/startmission`` parameters. Field names snake_case; the wire uses camelCase aliases.
 
@@ -61,7 +66,11 @@ class MissionConfig(BaseModel):
     )
 
     seed: int = Field(ge=0, description="Bomb generation seed (KTANE's mission seed).")
-    time_limit: int = Field(gt=0, description="Bomb timer at the start, seconds of game time.")
+    time_limit: int = Field(
+        gt=0,
+        le=MAX_TIME_LIMIT,
+        description="Bomb timer at the start, seconds of game time (at most a day).",
+    )
     num_strikes: int = Field(
         default=3, ge=1, le=5, description="Strikes that detonate the bomb (the N-th explodes)."
     )
