@@ -106,3 +106,16 @@ def test_memory_digits_are_as_tall_as_the_games() -> None:
     ours = [_text_rows(picture.image.astype(int), b) for b in regions(mask)]
     assert len(ours) == 4 and min(real) > 0
     assert abs(np.median(ours) - np.median(real)) <= 2, f"ours {ours} px, the game's {real} px"
+
+
+def _luminance(pixels: np.ndarray) -> float:
+    return float(np.median(pixels.astype(float) @ [0.299, 0.587, 0.114]))
+
+
+def test_the_bomb_is_lit_as_dimly_as_in_the_game() -> None:
+    real_mask = _fixture("bomb-6")
+    real = _luminance(_screen("bomb-6")[real_mask.max(axis=2) > 0])
+    seen = lookalike(next(f for f in REAL_FRAMES if f.name == "bomb-6"))
+    picture = Compositor(512, 384).render(Scene(seen.bomb, seen.side, None, 0.0))
+    ours = _luminance(picture.image[picture.ids > 0])
+    assert abs(ours - real) <= 12, f"modules' median luminance {ours:.0f}, the game's {real:.0f}"
