@@ -130,7 +130,7 @@ def trajectory(
             if step is None:
                 game.timestep()
                 continue
-            if step.kind == "release":
+            if step.kind == "release_on_digit":
                 game.action("release")
             else:
                 label = shot.labels.get(step.element)

@@ -28,7 +28,6 @@ from gptnt.diagnostics._words import (
     mhz,
     ordinal,
     say,
-    when,
 )
 from gptnt.errors import ConfigError
 from gptnt.rules import Edgework, Indicator, oracle
@@ -120,10 +119,10 @@ def _alternatives(s: Situation, right: list[Step], rules: Ruleset) -> Iterator[l
             yield [Press(arrow)] * abs(goal - here) + [Press("transmit")]
         return
     if kind == "BigButton":
-        from gptnt.rules._steps import Hold, Release, Timing
+        from gptnt.rules._steps import Hold, ReleaseOnDigit
 
         if s.module.is_held:
-            yield from ([Release(Timing("timer_has_digit", d))] for d in range(1, 6))
+            yield from ([ReleaseOnDigit(d)] for d in range(1, 6))
         else:
             yield [Press("button")]
             yield [Hold("button")]
@@ -460,26 +459,22 @@ def _read_whos_first_list(rules: Ruleset, rng: random.Random, qid: str) -> Quest
 
 
 def _read_button_strip(rules: Ruleset, rng: random.Random, qid: str) -> Question | None:
-    table = rules.big_button.strip_release
+    table = rules.big_button.strip_digit
     colour = rng.choice([*sorted(table), "red"])
-    timing = table.get(colour, rules.big_button.other_release)
+    digit = table.get(colour, rules.big_button.other_digit)
     prompt = (
         f"The Button: the Defuser is holding the button and the strip is {colour}. When "
         "should they release it?"
     )
-    from gptnt.rules._steps import Timing
-
-    right = when(timing).capitalize() + "."
-    others = {when(Timing("timer_has_digit", d)).capitalize() + "." for d in range(1, 6)}
-    others |= {when(t).capitalize() + "." for t in table.values()}
+    phrase = "When the timer shows a {} in any position.".format
     return _question(
         qid,
         "reading",
         None,
         "BigButton",
         prompt,
-        right,
-        sorted(others - {right}),
+        phrase(digit),
+        [phrase(d) for d in range(1, 6) if d != digit],
         rng,
         truth={"strip": colour},
     )
