@@ -141,4 +141,5 @@ def first_problem(
     loc = [str(part) for part in first["loc"]]
     if loc and field_name is not None:
         loc[0] = field_name(loc[0])
-    return f"{'.'.join(loc) or whole}: {first['msg']}"
+    message = first["msg"].removeprefix("Value error, ")  # pydantic's prefix for our own checks
+    return f"{'.'.join(loc) or whole}: {message}"

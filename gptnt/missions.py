@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Literal
@@ -27,6 +28,7 @@ from gptnt.protocol._kinds import title
 
 __all__ = [
     "DEFAULT_MISSIONS_DIR",
+    "MISSIONS_DIR_ENV",
     "Mission",
     "MissionKind",
     "Mode",
@@ -35,12 +37,16 @@ __all__ = [
     "load_mission_file",
     "load_missions",
     "load_suite",
+    "missions_dir",
     "suite_names",
 ]
 
 DEFAULT_MISSIONS_DIR = Path(__file__).resolve().parent.parent / "missions"
+MISSIONS_DIR_ENV = "GPTNT_MISSIONS_DIR"
+"""Set it to play missions (and suites) from another directory with the same layout."""
 
 MissionKind = Literal["multi", "single"]
+
 
 class Mission(BaseModel):
     """One mission file."""
@@ -84,12 +90,11 @@ class Suite(BaseModel):
     description: str = ""
     missions: list[str] = Field(min_length=1, description="Mission ids, played in this order.")
     modes: list[Mode] = Field(min_length=1)
-    rule_seeds: list[int] = Field(
-        default=[1],
-        min_length=1,
-        description="Rule seeds every mission is played under (1 = the v1 manual); episodes of "
-        "one mission under different seeds pair up in the report.",
-    )
+
+
+def missions_dir() -> Path:
+    """``$GPTNT_MISSIONS_DIR`` if set, else the repository's ``missions/``."""
+    return Path(os.environ.get(MISSIONS_DIR_ENV) or DEFAULT_MISSIONS_DIR)
 
 
 def _describe(err: ValidationError) -> str:
@@ -102,10 +107,27 @@ def _read_json(path: Path) -> object:
         return json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as err:
         raise MissionError(
-            f"{path}: not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})"
+            f"{path}: not valid JSON (line {err.lineno}, column {err.colno}: {err.msg}); "
+            "fix or remove the file"
+        ) from None
+    except UnicodeDecodeError as err:
+        raise MissionError(
+            f"{path}: not UTF-8 text (byte {err.start}); a mission is a JSON file, fix or remove it"
         ) from None
     except OSError as err:
         raise MissionError(f"{path}: cannot read: {err.strerror}") from None
+
+
+def _mission_paths(directory: Path) -> dict[str, Path]:
+    """Mission files by id (the file stem), without reading them: one broken file then breaks
+    only the commands that need it."""
+    if not directory.is_dir():
+        raise MissionError(f"missions directory {directory} does not exist")
+    return {
+        path.stem: path
+        for path in sorted(directory.glob("*/*.json"))
+        if path.parent.name != "suites"
+    }
 
 
 def load_mission_file(path: Path) -> Mission:
@@ -126,7 +148,7 @@ def load_missions(directory: Path | None = None) -> dict[str, Mission]:
     Order: multi-module missions 1–10, then single-module ones grouped by module (in the
     protocol's module order) and seed.
     """
-    directory = Path(directory or DEFAULT_MISSIONS_DIR)
+    directory = Path(directory or missions_dir())
     if not directory.is_dir():
         raise MissionError(f"missions directory {directory} does not exist")
     missions: dict[str, Mission] = {}
@@ -157,22 +179,22 @@ def _unknown(what: str, name: str, known: Iterable[str]) -> MissionError:
 
 
 def get_mission(mission_id: str, directory: Path | None = None) -> Mission:
-    """One mission by id; an unknown id names close matches."""
-    missions = load_missions(directory)
-    mission = missions.get(mission_id)
-    if mission is None:
-        raise _unknown("mission", mission_id, missions)
-    return mission
+    """One mission by id, reading only its file; an unknown id names close matches."""
+    paths = _mission_paths(Path(directory or missions_dir()))
+    path = paths.get(mission_id)
+    if path is None:
+        raise _unknown("mission", mission_id, paths)
+    return load_mission_file(path)
 
 
 def suite_names(directory: Path | None = None) -> list[str]:
-    suites = Path(directory or DEFAULT_MISSIONS_DIR) / "suites"
+    suites = Path(directory or missions_dir()) / "suites"
     return sorted(path.stem for path in suites.glob("*.json"))
 
 
 def load_suite(name: str, directory: Path | None = None) -> Suite:
     """A suite by name; every mission it names must exist."""
-    root = Path(directory or DEFAULT_MISSIONS_DIR)
+    root = Path(directory or missions_dir())
     path = root / "suites" / f"{name}.json"
     if not path.is_file():
         raise _unknown("suite", name, suite_names(root))
@@ -182,8 +204,9 @@ def load_suite(name: str, directory: Path | None = None) -> Suite:
         raise MissionError(f"{path}: {_describe(err)}") from None
     if suite.name != name:
         raise MissionError(f"{path}: name: {suite.name!r} must equal the file name {name!r}")
-    missions = load_missions(root)
+    paths = _mission_paths(root)
     for i, mission_id in enumerate(suite.missions):
-        if mission_id not in missions:
-            raise MissionError(f"{path}: missions.{i}: {_unknown('mission', mission_id, missions)}")
+        if mission_id not in paths:
+            raise MissionError(f"{path}: missions.{i}: {_unknown('mission', mission_id, paths)}")
+        load_mission_file(paths[mission_id])  # each mission it plays, and only those, must load
     return suite

@@ -1,12 +1,19 @@
-"""Write every module view to a folder for eyeballing, beside the matching real game frame.
+"""Side-by-side sheets of the real game's frames and the simulator's, for a person to look at.
 
 Usage: ``.venv/bin/python scripts/render_gallery.py OUT_DIR [--seed N]``
 
-For each module kind it writes ``<stem>.png`` (the 512×512 face), ``<stem>-ids.png`` (the ids
-canvas, spread over the grey scale so it is visible) and, when the real-game fixtures exist
-(``<repo>/../shared/fixtures/real-game/som``), ``<stem>-side.png``: the real frame, the module
-cut out of it and enlarged, and ours, side by side at the same height. It also prints each
-drawer's median draw time. Nothing here is committed output.
+Writes into OUT_DIR:
+
+- ``sheets/<frame>.png`` for every real frame in ``gptnt.sim.render.real_frames`` whose files
+  exist under ``<repo>/../shared/fixtures/real-game/som``: top row the real frame and the
+  simulator's frame of a bomb laid out the same way (same module kind in the same slot, zoomed in
+  or out), at the real frame's size; bottom row the same two with set-of-marks drawn from each
+  one's own mask. Sheets are skipped (with a line saying so) when the fixtures are absent.
+- ``modules/<stem>.png`` (each module kind's 512×512 face from seed N) and
+  ``modules/<stem>-ids.png`` (its ids canvas spread over the grey scale), and each drawer's
+  median draw time on stdout.
+
+Nothing here is committed output.
 """
 
 from __future__ import annotations
@@ -18,30 +25,22 @@ import time
 from pathlib import Path
 
 import numpy as np
-from PIL import Image
+from PIL import Image, ImageDraw
 
+from gptnt.fonts import font
 from gptnt.protocol import KINDS
 from gptnt.rules._edgework import Edgework
 from gptnt.rules.ruleset import V1
 from gptnt.sim.modules import engine_for
 from gptnt.sim.modules._base import Slot
+from gptnt.sim.render.compositor import Compositor, Scene
 from gptnt.sim.render.modules import drawer_for
+from gptnt.sim.render.real_frames import REAL_FRAMES, RealFrame, lookalike
+from gptnt.vision import build_marks
 
 SOM = Path(__file__).resolve().parents[1] / ".." / "shared" / "fixtures" / "real-game" / "som"
-# stem → (real frame showing that module, the module's box in it): measured by eye
-REAL_MODULE: dict[str, tuple[str, tuple[int, int, int, int]]] = {
-    "wires": ("wires-6", (205, 135, 320, 245)),
-    "big_button": ("password", (205, 245, 325, 384)),
-    "keypad": ("keypad", (205, 132, 325, 245)),
-    "simon": ("keypad", (92, 30, 210, 135)),
-    "whos_on_first": ("keypad", (318, 132, 438, 245)),
-    "memory": ("keypad", (205, 30, 325, 135)),
-    "maze": ("maze", (205, 130, 330, 245)),
-    "morse": ("keypad", (318, 30, 438, 135)),
-    "venn": ("venn-6", (205, 128, 325, 243)),
-    "wire_sequence": ("maze", (200, 240, 340, 380)),
-    "password": ("password", (205, 130, 325, 250)),
-}
+GAP = 8
+CAPTION = 22
 
 
 class _Bomb:
@@ -57,29 +56,42 @@ class _Bomb:
         self.strike_count += 1
 
 
-def _side_by_side(
-    real: Image.Image, box: tuple[int, int, int, int], ours: Image.Image
-) -> Image.Image:
-    """The real frame, its module enlarged, and our view, all at the frame's height."""
-    h = real.height
-    crop = real.crop(box)
-    crop = crop.resize((round(crop.width * h / crop.height), h), Image.Resampling.LANCZOS)
-    ours = ours.resize((h, h), Image.Resampling.LANCZOS)
-    sheet = Image.new("RGB", (real.width + crop.width + h + 16, h), (255, 0, 255))
-    for x, part in ((0, real), (real.width + 8, crop), (real.width + crop.width + 16, ours)):
-        sheet.paste(part, (x, 0))
-    return sheet
+def _marked(frame: np.ndarray, mask: np.ndarray | None, kind: str | None) -> np.ndarray:
+    if mask is None:
+        return frame
+    return build_marks(mask[..., :3], frame, kind).draw(frame)  # type: ignore[arg-type]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("out", type=Path)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
-    args.out.mkdir(parents=True, exist_ok=True)
+def sheet(real: RealFrame) -> Image.Image | None:
+    """The 2×2 sheet of one real frame, or None when its files are absent."""
+    screen, segm = real.paths(SOM)
+    if not (screen.exists() and segm.exists()):
+        return None
+    real_frame = np.asarray(Image.open(screen).convert("RGB"))
+    real_mask = np.asarray(Image.open(segm).convert("RGB"))
+    h, w = real_frame.shape[:2]
+    seen = lookalike(real)
+    picture = Compositor(w, h).render(Scene(seen.bomb, seen.side, seen.focused, 10.0))
+    cells = [
+        ("real game", real_frame),
+        ("simulator", picture.image),
+        ("real game, marks", _marked(real_frame, real_mask, real.kind)),
+        ("simulator, marks", _marked(picture.image, picture.mask(), real.kind)),
+    ]
+    out = Image.new("RGB", (2 * w + GAP, 2 * (h + CAPTION) + GAP), (24, 24, 24))
+    draw = ImageDraw.Draw(out)
+    for i, (caption, image) in enumerate(cells):
+        x, y = (i % 2) * (w + GAP), (i // 2) * (h + CAPTION + GAP)
+        draw.text((x + 4, y + 3), f"{real.name}: {caption}", font=font(14), fill=(230, 230, 230))
+        out.paste(Image.fromarray(image), (x, y + CAPTION))
+    return out
+
+
+def modules(out: Path, seed: int) -> None:
+    out.mkdir(parents=True, exist_ok=True)
     for kind, stem in ((spec.name, spec.stem) for spec in KINDS):
         engine = engine_for(kind).generate(
-            random.Random(args.seed), rules=V1, bomb=_Bomb(), slot=Slot(True, 0)
+            random.Random(seed), rules=V1, bomb=_Bomb(), slot=Slot(True, 0)
         )
         drawer = drawer_for(kind)
         times = []
@@ -87,15 +99,27 @@ def main() -> None:
             start = time.perf_counter()
             view = drawer.draw(engine, 0.0)
             times.append(time.perf_counter() - start)
-        view.image.save(args.out / f"{stem}.png")
+        view.image.save(out / f"{stem}.png")
         spread = (view.ids.astype(np.int32) * (255 // max(1, int(view.ids.max())))).astype(np.uint8)
-        Image.fromarray(spread, "L").save(args.out / f"{stem}-ids.png")
-        frame, box = REAL_MODULE[stem]
-        real = SOM / f"{frame}-screen.png"
-        if real.exists():
-            side = _side_by_side(Image.open(real).convert("RGB"), box, view.image)
-            side.save(args.out / f"{stem}-side.png")
+        Image.fromarray(spread, "L").save(out / f"{stem}-ids.png")
         print(f"{stem:14s} draw median {statistics.median(times) * 1000:5.1f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    sheets = args.out / "sheets"
+    sheets.mkdir(parents=True, exist_ok=True)
+    for real in REAL_FRAMES:
+        picture = sheet(real)
+        if picture is None:
+            print(f"{real.name:14s} skipped: no real frame under {SOM}")
+            continue
+        picture.save(sheets / f"{real.name}.png")
+        print(f"{real.name:14s} sheet written")
+    modules(args.out / "modules", args.seed)
 
 
 if __name__ == "__main__":

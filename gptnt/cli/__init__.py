@@ -24,7 +24,6 @@ app = typer.Typer(
 _COMMAND_MODULES = [
     "missions",
     "manual",
-    "ruleseed",
     "sim",
     "run",
     "suite",

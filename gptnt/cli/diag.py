@@ -31,6 +31,13 @@ def build(
     modules: Annotated[
         list[str] | None, typer.Option("--module", help="Only these module kinds; repeatable.")
     ] = None,
+    pools: Annotated[
+        Path | None,
+        typer.Option(
+            help="Rule-seed word pools file (Morse and Password under a seed other "
+            "than 1; default: GPTNT_RULESEED_POOLS or the imported copy)."
+        ),
+    ] = None,
 ) -> None:
     """Generate the datasets: JSONL + images per task, named by a hash of their inputs."""
     from rich.console import Console
@@ -49,13 +56,15 @@ def build(
     for kind in kinds:
         if kind not in MODULE_KINDS:
             raise ConfigError(f"--module {kind!r}: unknown; use one of {', '.join(MODULE_KINDS)}")
+    rules = ruleset(rule_seed, pools=pools)
+    rules.require(kinds)
     if out.exists() and not out.is_dir():
         raise ConfigError(f"--out {out}: exists and is not a folder; name a folder")
     console = Console(stderr=True)
     paths = build_datasets(
         tasks,
         out,
-        ruleset(rule_seed),
+        rules,
         seed=seed,
         n=n,
         modules=kinds,

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 if TYPE_CHECKING:
-    from gptnt.missions import Mission
     from gptnt.records import Summary, TurnEvent
     from services.manager import EpisodeSpec
 
@@ -95,34 +94,6 @@ def result_table(summaries: list[Summary]):  # type: ignore[no-untyped-def]
     return table
 
 
-def use_rule_seed(flag: int | None, pools: Path | None, missions: list[Mission]) -> int:
-    """The rule seed in force (``--rule-seed``, else the missions' ``ruleSeed``, else 1),
-    checked up front: it agrees with every mission naming one and has tables for their modules.
-    The word pools file given goes to every service this process starts (through the inherited
-    ``GPTNT_RULESEED_POOLS``)."""
-    import os
-
-    from gptnt.errors import ConfigError
-    from gptnt.rules.ruleseed import ENV, read_pools
-    from gptnt.rules.ruleset import ruleset
-
-    named = sorted({m.config.rule_seed for m in missions if m.config.rule_seed is not None})
-    seed = flag if flag is not None else (named[0] if named else 1)
-    clash = [m.id for m in missions if m.config.rule_seed not in (None, seed)]
-    if clash:
-        raise ConfigError(
-            f"--rule-seed {seed}: mission {clash[0]} names ruleSeed "
-            f"{next(m for m in missions if m.id == clash[0]).config.rule_seed}; "
-            "drop the flag or pick missions of one rule seed"
-        )
-    if pools is not None:
-        read_pools(pools)
-        os.environ[ENV] = str(pools.resolve())
-    rules = ruleset(seed, pools=pools)
-    rules.require({kind for m in missions for kind in m.config.components})
-    return seed
-
-
 def run(
     mission: Annotated[
         str, typer.Option("--mission", help="Mission id (see `gptnt missions list`).")
@@ -172,17 +143,6 @@ def run(
     redis_url: RedisUrl = None,
     out: Out = Path("runs"),
     seed: Annotated[int, typer.Option(help="Seed of the players' own randomness.")] = 0,
-    rule_seed: Annotated[
-        int | None,
-        typer.Option(
-            help="Rule seed of game, manual and oracle together (1 = the v1 manual); default: "
-            "the mission's ruleSeed, else 1."
-        ),
-    ] = None,
-    pools: Annotated[
-        Path | None,
-        typer.Option(help="Rule-seed word pools file (Morse, Password) for seeds other than 1."),
-    ] = None,
     launch: Launch = "process",
     step_sleep: Annotated[
         float,
@@ -198,29 +158,46 @@ def run(
 ) -> None:
     """Play one episode and print its result; exits non-zero if it crashed."""
     import asyncio
-
-    from rich.console import Console
+    import dataclasses
+    import os
 
     from gptnt.errors import ConfigError
-    from gptnt.missions import get_mission
-    from services.bus import redis_url as resolve_redis
-    from services.manager import EpisodeSettings, EpisodeSpec, play_episode
 
+    # Every input is checked, cheapest first, before the heavy imports and any service.
     if mode not in ("sync", "async"):
         raise ConfigError(f"--mode {mode!r}: use sync or async")
     if launch not in ("process", "task"):
         raise ConfigError(f"--launch {launch!r}: use process or task")
-    mission_obj = get_mission(mission)
-    rule_seed = use_rule_seed(rule_seed, pools, [mission_obj])
-    from gptnt.players.seats import resolve_lineup
+    from gptnt.missions import get_mission
+    from gptnt.preflight import Needs, check_inputs, preflight
+    from services.bus import ENV_URL
 
-    # Unknown players or a bad manual: one line before anything starts.
-    lineup = resolve_lineup(
-        defuser, expert, solo=solo, manual=manual, no_manual=no_manual, rule_seed=rule_seed
+    needs = Needs(game=game, redis_url=redis_url or os.environ.get(ENV_URL), out=out)
+    check_inputs(needs)
+    mission_obj = get_mission(mission)
+    from gptnt.players.seats import attach_manual, resolve_lineup
+
+    # Unknown players, then keys, endpoints, the game and Redis (checked and probed), then a
+    # bad manual: one line each, before any service starts.
+    defuser_seat, expert_seat = resolve_lineup(
+        defuser, expert, solo=solo, manual=manual, no_manual=no_manual, read_manual=False
     )
+    lineup = (defuser_seat, expert_seat)
+    models = [c.config for c in lineup if c is not None and c.config is not None]
+    preflight(dataclasses.replace(needs, players=models))
+    lineup = (
+        attach_manual(defuser_seat, manual),
+        None if expert_seat is None else attach_manual(expert_seat, manual),
+    )
+
+    from rich.console import Console
+
+    from services.bus import redis_url as resolve_redis
+    from services.manager import EpisodeSettings, EpisodeSpec, play_episode
+
     spec = EpisodeSpec.make(
         mission_obj.id, mode, solo or defuser or "oracle", expert or "oracle",  # type: ignore[arg-type]
-        seed=seed, solo=solo is not None, no_manual=no_manual, manual=manual, rule_seed=rule_seed,
+        seed=seed, solo=solo is not None, no_manual=no_manual, manual=manual,
     )  # fmt: skip
     settings = EpisodeSettings(
         backend=game,

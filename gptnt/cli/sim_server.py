@@ -44,23 +44,14 @@ def serve(
     port: Port = DEFAULT_PORT,
     width: Annotated[int, typer.Option(min=16, help="Frame width in pixels.")] = 640,
     height: Annotated[int, typer.Option(min=16, help="Frame height in pixels.")] = 480,
-    rule_seed: Annotated[
-        int, typer.Option(help="Rule seed the game plays (1 = the v1 manual).")
-    ] = 1,
-    pools: Annotated[
-        Path | None, typer.Option(help="Rule-seed word pools file (Morse, Password).")
-    ] = None,
+    rule_seed: Annotated[int, typer.Option(help="Rule seed of the manual (1 = v1).")] = 1,
 ) -> None:
-    """Serve the embedded simulator over the game's HTTP protocol.
-
-    A ``/startmission`` whose ``ruleSeed`` extension parameter names another rule seed is
-    refused, so a harness whose manual and oracle use other rules never plays this game.
-    """
+    """Serve the embedded simulator over the game's HTTP protocol."""
     from gptnt.rules.ruleset import ruleset
     from gptnt.sim.game import Game
     from gptnt.sim.server import create_app
 
-    game = Game(width=width, height=height, ruleset=ruleset(rule_seed, pools=pools))
+    game = Game(width=width, height=height, ruleset=ruleset(rule_seed))
     _serve(create_app(game), host, port, f"Simulator ({width}x{height}) serving")
 
 

@@ -130,7 +130,7 @@ def trajectory(
             if step is None:
                 game.timestep()
                 continue
-            if step.kind == "release_on_digit":
+            if step.kind == "release":
                 game.action("release")
             else:
                 label = shot.labels.get(step.element)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from gptnt.protocol import KINDS, ModuleState
 from gptnt.rules import Edgework
-from gptnt.rules._steps import Hold, Press, ReleaseOnDigit, Step
+from gptnt.rules._steps import Hold, Press, Release, Step, Timing
 from gptnt.rules.ruleset import Ruleset
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
@@ -232,13 +232,34 @@ def say(module: ModuleState, steps: Sequence[Step], rules: Ruleset) -> str:
     return text[0].upper() + text[1:] + "."
 
 
+TIMINGS = {
+    "timer_has_digit": "when the timer shows a {digit} in any position",
+    "seconds_ones_digit_is": "when the last digit of the seconds is {digit}",
+    "any_time": "at any time",
+    "seconds_digits_sum_multiple_of_4": "when the two seconds digits add up to a multiple of 4",
+    "seconds_digits_sum_5": "when the two seconds digits add up to 5 or 15",
+    "seconds_digits_sum_7": "when the two seconds digits add up to 7 or 17",
+    "seconds_digits_sum_3_or_13": "when the two seconds digits add up to 3 or 13",
+    "seconds_prime_or_zero": "when the seconds shown are 0 or a prime number",
+    "seconds_digits_match": "when the two seconds digits are the same",
+    "seconds_digits_differ": "when the two seconds digits differ",
+}
+"""A moment of the bomb timer (``Timing``) in words."""
+
+
+def when(timing: Timing) -> str:
+    return TIMINGS[timing.kind].format(digit=timing.digit)
+
+
 def _step_words(module: ModuleState, step: Step) -> str:
-    if isinstance(step, ReleaseOnDigit):
-        return f"release it when the timer shows a {step.digit} in any position"
+    if isinstance(step, Release):
+        return f"release it {when(step.when)}"
     element = step.element
     if isinstance(step, Hold):
         return "hold the button down"
     assert isinstance(step, Press)
+    if step.when is not None:
+        return f"press and immediately release the button {when(step.when)}"
     match module.name:
         case "Wires":
             present = sorted(w.position for w in module.wires if w is not None)

@@ -51,11 +51,14 @@ def _vanilla_say(situation, rules: Ruleset) -> str | None:  # type: ignore[no-un
     return say(situation.module, steps, V1) if steps else None
 
 
-def _open(rules: Ruleset, rng: random.Random, qid: str) -> Question:
+OPEN_KINDS = ("BigButton", "Simon", "Morse", "WhosOnFirst")
+
+
+def _open(rules: Ruleset, rng: random.Random, qid: str, modules: tuple[str, ...]) -> Question:
     """One open recall question: its accepted answers under ``rules`` and under v1."""
-    which = rng.randrange(4)
+    which = rng.choice([i for i, k in enumerate(OPEN_KINDS) if k in modules])
     if which == 0:
-        colour = rng.choice([*sorted(rules.big_button.strip_digit), "red"])
+        colour = rng.choice([*sorted(V1.big_button.strip_release), "red"])
         prompt = (
             f"In Keep Talking and Nobody Explodes, when you hold The Button and its strip "
             f"lights {colour}, on which digit of the timer do you release it? Answer with "
@@ -63,9 +66,12 @@ def _open(rules: Ruleset, rng: random.Random, qid: str) -> Question:
         )
 
         def digit(r: Ruleset) -> str:
-            return str(r.big_button.strip_digit.get(colour, r.big_button.other_digit))
+            timing = r.big_button.strip_release.get(colour, r.big_button.other_release)
+            return str(timing.digit) if timing.kind == "timer_has_digit" else ""
 
         right, vanilla, module = digit(rules), digit(V1), "BigButton"
+        if not right:  # the seeded rule releases on no single digit: ask something else
+            return _open(rules, rng, qid, modules)
     elif which == 1:
         vowel = rng.random() < 0.5
         strikes = rng.randrange(3)
@@ -128,6 +134,7 @@ def build(
             continue
         questions.append(_no_manual(q, _vanilla_say(situation, rules)))
         made += 1
-    for i in range(counts.get("open_recall", 0)):
-        questions.append(_open(rules, rng, f"contam-open_recall-{i:04d}"))
+    if any(k in modules for k in OPEN_KINDS):
+        for i in range(counts.get("open_recall", 0)):
+            questions.append(_open(rules, rng, f"contam-open_recall-{i:04d}", modules))
     return questions

@@ -28,6 +28,7 @@ from gptnt.diagnostics._words import (
     mhz,
     ordinal,
     say,
+    when,
 )
 from gptnt.errors import ConfigError
 from gptnt.rules import Edgework, Indicator, oracle
@@ -119,10 +120,10 @@ def _alternatives(s: Situation, right: list[Step], rules: Ruleset) -> Iterator[l
             yield [Press(arrow)] * abs(goal - here) + [Press("transmit")]
         return
     if kind == "BigButton":
-        from gptnt.rules._steps import Hold, ReleaseOnDigit
+        from gptnt.rules._steps import Hold, Release, Timing
 
         if s.module.is_held:
-            yield from ([ReleaseOnDigit(d)] for d in range(1, 6))
+            yield from ([Release(Timing("timer_has_digit", d))] for d in range(1, 6))
         else:
             yield [Press("button")]
             yield [Hold("button")]
@@ -459,22 +460,26 @@ def _read_whos_first_list(rules: Ruleset, rng: random.Random, qid: str) -> Quest
 
 
 def _read_button_strip(rules: Ruleset, rng: random.Random, qid: str) -> Question | None:
-    table = rules.big_button.strip_digit
+    table = rules.big_button.strip_release
     colour = rng.choice([*sorted(table), "red"])
-    digit = table.get(colour, rules.big_button.other_digit)
+    timing = table.get(colour, rules.big_button.other_release)
     prompt = (
         f"The Button: the Defuser is holding the button and the strip is {colour}. When "
         "should they release it?"
     )
-    phrase = "When the timer shows a {} in any position.".format
+    from gptnt.rules._steps import Timing
+
+    right = when(timing).capitalize() + "."
+    others = {when(Timing("timer_has_digit", d)).capitalize() + "." for d in range(1, 6)}
+    others |= {when(t).capitalize() + "." for t in table.values()}
     return _question(
         qid,
         "reading",
         None,
         "BigButton",
         prompt,
-        phrase(digit),
-        [phrase(d) for d in range(1, 6) if d != digit],
+        right,
+        sorted(others - {right}),
         rng,
         truth={"strip": colour},
     )

@@ -48,6 +48,15 @@ CACHE_POINT_PROVIDERS = frozenset({"anthropic"})
 """Providers that cache only at explicit breakpoints; others cache prefixes on their own."""
 
 Failure = Literal["content_filter", "provider_error"]
+DEFAULT_KEY_ENV: dict[str, tuple[str, ...]] = {
+    "anthropic": ("ANTHROPIC_API_KEY",),
+    "openai": ("OPENAI_API_KEY",),
+    "google": ("GOOGLE_API_KEY", "GEMINI_API_KEY"),
+    "vllm": (),
+}
+"""Where a key is looked for when a config names no ``api_key_env`` (as the SDKs do)."""
+NO_KEY = "EMPTY"
+"""What a ``vllm:`` config without ``api_key_env`` sends (the OpenAI client needs some key)."""
 MALFORMED = "malformed response"
 """How ``CallRecord.error`` starts when the provider's payload could not be read."""
 
@@ -276,35 +285,43 @@ def _settings(config: PlayerConfig) -> dict[str, object]:
     return settings
 
 
+def api_key(config: PlayerConfig) -> str:
+    """The key ``config`` authenticates with, read from its ``api_key_env`` (else the
+    provider's usual variable). A ``vllm:`` config that names no variable sends a placeholder
+    (a vLLM server started without ``--api-key`` takes any); every other missing key is a
+    ``PlayerConfigError`` naming the variable, before anything is sent.
+    """
+    names = (config.api_key_env,) if config.api_key_env else DEFAULT_KEY_ENV[config.provider]
+    for name in names:
+        if os.environ.get(name):
+            return os.environ[name]
+    if not names:
+        return NO_KEY
+    who = f"player {config.name or config.model}"
+    hint = {
+        "vllm": " (any value if the vLLM server runs without --api-key)",
+        "openai": " (for an OpenAI-compatible server that needs no key, use model: vllm:…)",
+    }.get(config.provider, "")
+    raise PlayerConfigError(
+        f"{who}: api_key_env: ${names[0]} is not set; export it with the {config.provider} "
+        f"API key{hint}"
+    )
+
+
 def _build_model(config: PlayerConfig) -> object:
     """The pydantic-ai model for ``config`` (one builder per provider)."""
-    from pydantic_ai.exceptions import UserError
-
-    api_key = os.environ.get(config.api_key_env) if config.api_key_env else None
-    try:
-        return _BUILDERS[config.provider](config, api_key)
-    except UserError as err:
-        raise PlayerConfigError(
-            f"player {config.name or config.model}: {err}; set the variable named by "
-            "api_key_env in the player config"
-        ) from None
+    return _BUILDERS[config.provider](config, api_key(config))
 
 
-def _openai(config: PlayerConfig, api_key: str | None) -> object:
+def _openai(config: PlayerConfig, api_key: str) -> object:
     from pydantic_ai.models.openai import OpenAIChatModel
     from pydantic_ai.providers.openai import OpenAIProvider
 
-    if config.provider == "vllm" and not config.base_url:
-        raise PlayerConfigError(
-            f"player {config.name or config.model}: base_url is required for vllm "
-            "(e.g. http://127.0.0.1:8000/v1)"
-        )
-    key = api_key or ("EMPTY" if config.base_url else None)
-    provider = OpenAIProvider(base_url=config.base_url, api_key=key)
+    provider = OpenAIProvider(base_url=config.base_url, api_key=api_key)
     return OpenAIChatModel(config.model_name, provider=provider)
 
 
-def _anthropic(config: PlayerConfig, api_key: str | None) -> object:
+def _anthropic(config: PlayerConfig, api_key: str) -> object:
     from pydantic_ai.models.anthropic import AnthropicModel
     from pydantic_ai.providers.anthropic import AnthropicProvider
 
@@ -312,7 +329,7 @@ def _anthropic(config: PlayerConfig, api_key: str | None) -> object:
     return AnthropicModel(config.model_name, provider=provider)
 
 
-def _google(config: PlayerConfig, api_key: str | None) -> object:
+def _google(config: PlayerConfig, api_key: str) -> object:
     from pydantic_ai.models.google import GoogleModel
     from pydantic_ai.providers.google import GoogleProvider
 

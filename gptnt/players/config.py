@@ -12,8 +12,16 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 
+from gptnt.endpoints import url_problem
 from gptnt.errors import PlayerConfigError, UnknownPlayerError, first_problem
 from gptnt.players.actions import CoordinateSystem, Interaction, InteractionMethod
 
@@ -57,7 +65,7 @@ class PlayerConfig(BaseModel):
     """Short name for records and tables (defaults to the config file's stem)."""
     model: str
     """``provider:model-name``; provider is one of anthropic, openai, google, vllm."""
-    base_url: str | None = None
+    base_url: str | None = Field(None, validate_default=True)
     """Endpoint for OpenAI-compatible servers (vLLM), or to override a provider's URL."""
     api_key_env: str | None = None
     """Environment variable holding the API key (never the key itself)."""
@@ -91,6 +99,21 @@ class PlayerConfig(BaseModel):
                 f"model {value!r} must be 'provider:name' with provider one of "
                 f"{', '.join(PROVIDERS)}"
             )
+        return value
+
+    @field_validator("base_url")
+    @classmethod
+    def _well_formed_url(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is None:
+            if str(info.data.get("model", "")).startswith("vllm:"):
+                raise ValueError(
+                    "required for vllm: models; the server's OpenAI-compatible URL "
+                    "(e.g. http://127.0.0.1:8000/v1)"
+                )
+            return value
+        problem = url_problem(value, ("http", "https"))
+        if problem:
+            raise ValueError(f"{value!r} {problem} (e.g. http://127.0.0.1:8000/v1)")
         return value
 
     @property
@@ -128,11 +151,21 @@ def _from_file(path: Path) -> PlayerConfig:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except yaml.YAMLError as err:
-        raise PlayerConfigError(f"{path}: not valid YAML ({err})") from None
+        raise PlayerConfigError(f"{path}: not valid YAML ({_yaml_problem(err)})") from None
+    except UnicodeDecodeError as err:
+        raise PlayerConfigError(f"{path}: not UTF-8 text (byte {err.start})") from None
     if not isinstance(data, dict):
         raise PlayerConfigError(f"{path}: expected a mapping of player settings")
     data.setdefault("name", path.stem)
     return _validated(data, str(path))
+
+
+def _yaml_problem(err: yaml.YAMLError) -> str:
+    """PyYAML's several-line message as one line: where, and what."""
+    mark = getattr(err, "problem_mark", None)
+    problem = getattr(err, "problem", None) or str(err).splitlines()[0]
+    where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+    return f"{where}{problem}; fix the file's syntax"
 
 
 def _validated(data: dict[str, object], where: str) -> PlayerConfig:

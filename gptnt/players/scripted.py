@@ -362,7 +362,7 @@ SCRIPTED: dict[Role, dict[str, type]] = {
 }
 
 
-def scripted_policy(role: Role, name: str, *, seed: int = 0, rule_seed: int = 1) -> Policy:
+def scripted_policy(role: Role, name: str, *, seed: int = 0) -> Policy:
     """The scripted policy ``name`` for ``role``; ``PlayerConfigError`` names the choices."""
     from gptnt.errors import PlayerConfigError
 
@@ -372,8 +372,4 @@ def scripted_policy(role: Role, name: str, *, seed: int = 0, rule_seed: int = 1)
             f"--{role} {name!r}: no such scripted {role}; use one of {', '.join(kinds)}"
         )
     cls = kinds[name]
-    if cls is RandomDefuser:
-        return cls(seed=seed)
-    if cls is OracleExpert:
-        return cls(rules=ruleset(rule_seed))
-    return cls()
+    return cls(seed=seed) if cls is RandomDefuser else cls()

@@ -85,10 +85,13 @@ def resolve_seat(
     manual: str = GENERATED,
     rule_seed: int = 1,
     configs_dir: Path | None = None,
+    read_manual: bool = True,
 ) -> SeatChoice:
     """Resolve ``ref`` for ``role``; ``seat`` overrides the model's prompt seat (solo).
 
     Raises ``PlayerConfigError`` with one line naming the value and every kind of choice.
+    ``read_manual=False`` leaves a reader's manual for ``attach_manual`` (the preflight runs
+    between the two, so a missing key is told before seconds of typesetting).
     """
     if ref in SCRIPTED_NAMES[role] and seat in (None, role):
         return SeatChoice(role=role, ref=ref, kind="scripted", rule_seed=rule_seed)
@@ -97,10 +100,15 @@ def resolve_seat(
     choice = SeatChoice(
         role=role, ref=ref, kind="model", seat=seat, config=config, rule_seed=rule_seed
     )
-    if seat in READERS:
-        identity = _load_manual(manual, rule_seed).identity
-        choice = choice.model_copy(update={"manual": manual, "manual_identity": identity})
-    return choice
+    return attach_manual(choice, manual) if read_manual else choice
+
+
+def attach_manual(choice: SeatChoice, manual: str = GENERATED) -> SeatChoice:
+    """``choice`` with the manual it reads, if its seat reads one (else unchanged)."""
+    if choice.kind != "model" or choice.seat not in READERS or choice.manual is not None:
+        return choice
+    identity = _load_manual(manual, choice.rule_seed).identity
+    return choice.model_copy(update={"manual": manual, "manual_identity": identity})
 
 
 def resolve_lineup(
@@ -111,6 +119,7 @@ def resolve_lineup(
     manual: str = GENERATED,
     no_manual: bool = False,
     rule_seed: int = 1,
+    read_manual: bool = True,
 ) -> tuple[SeatChoice, SeatChoice | None]:
     """The episode's players from the CLI's flags: a pair, or one solo model and no Expert."""
     if solo is not None:
@@ -119,15 +128,30 @@ def resolve_lineup(
                 "--solo: one model holds both roles; drop --defuser and --expert"
             )
         seat: Seat = "solo-no-manual" if no_manual else "solo"
-        return resolve_seat("defuser", solo, seat=seat, manual=manual, rule_seed=rule_seed), None
+        choice = resolve_seat(
+            "defuser", solo, seat=seat, manual=manual, rule_seed=rule_seed, read_manual=read_manual
+        )
+        return choice, None
     if no_manual:
         raise PlayerConfigError(
             "--no-manual: only a --solo model plays without the manual (the paper's single-agent "
             "ablation); an Expert without it has nothing to read"
         )
     return (
-        resolve_seat("defuser", defuser or "oracle", manual=manual, rule_seed=rule_seed),
-        resolve_seat("expert", expert or "oracle", manual=manual, rule_seed=rule_seed),
+        resolve_seat(
+            "defuser",
+            defuser or "oracle",
+            manual=manual,
+            rule_seed=rule_seed,
+            read_manual=read_manual,
+        ),
+        resolve_seat(
+            "expert",
+            expert or "oracle",
+            manual=manual,
+            rule_seed=rule_seed,
+            read_manual=read_manual,
+        ),
     )
 
 
@@ -138,7 +162,7 @@ def build_policy(
     from gptnt.players.scripted import scripted_policy
 
     if choice.kind == "scripted":
-        return scripted_policy(choice.role, choice.ref, seed=seed, rule_seed=choice.rule_seed)
+        return scripted_policy(choice.role, choice.ref, seed=seed)
     from gptnt.players.model import ModelPolicy
 
     assert choice.config is not None and choice.seat is not None

@@ -49,6 +49,11 @@ class Lifecycle(str, Enum):
         return self.value
 
 
+MAX_TIME_LIMIT = 86_400
+"""A day of game time. The paper's missions use 180–300 s; a larger value is a typo (``1e12``),
+which the mod's 32-bit timer would overflow and an async episode would never end."""
+
+
 class MissionConfig(BaseModel):
     """The ``/startmission`` parameters. Field names snake_case; the wire uses camelCase aliases.
 
@@ -61,7 +66,11 @@ class MissionConfig(BaseModel):
     )
 
     seed: int = Field(ge=0, description="Bomb generation seed (KTANE's mission seed).")
-    time_limit: int = Field(gt=0, description="Bomb timer at the start, seconds of game time.")
+    time_limit: int = Field(
+        gt=0,
+        le=MAX_TIME_LIMIT,
+        description="Bomb timer at the start, seconds of game time (at most a day).",
+    )
     num_strikes: int = Field(
         default=3, ge=1, le=5, description="Strikes that detonate the bomb (the N-th explodes)."
     )
@@ -89,12 +98,6 @@ class MissionConfig(BaseModel):
         "10000 or more.",
     )
     session_id: str | None = Field(default=None, description="Tag for the game's log lines.")
-    rule_seed: int | None = Field(
-        default=None,
-        description="Extension: the rule seed of the caller's manual and oracle (1 = the v1 "
-        "manual). A mission may name one; our simulator refuses a mission whose rule seed is "
-        "not the one it plays. The mods ignore the parameter.",
-    )
 
     @model_validator(mode="after")
     def _needy_within_limit(self) -> MissionConfig:
@@ -126,8 +129,7 @@ class MissionConfig(BaseModel):
 
     @classmethod
     def from_query(cls, query: Mapping[str, str]) -> MissionConfig:
-        """Parse ``/startmission`` parameters; every one but ``sessionId`` and ``ruleSeed`` is
-        required.
+        """Parse ``/startmission`` parameters; every one but ``sessionId`` is required.
 
         Raises ``QueryError`` for a parameter that is missing or unparsable, ``QueryValueError``
         for one out of bounds; both name it (``.parameter``, as the wire spells it).
@@ -137,7 +139,7 @@ class MissionConfig(BaseModel):
             key = field.alias or name
             text = query.get(key)
             if text is None:
-                if name in ("session_id", "rule_seed"):
+                if name == "session_id":
                     continue
                 raise QueryError(f"/startmission: missing query parameter {key}", parameter=key)
             raw[name] = _PARSERS.get(name, _keep)(key, text)
@@ -172,7 +174,6 @@ _PARSERS = {
     "components": _split_components,
     "time_scale": parse_float,
     "time_step_size": parse_int,
-    "rule_seed": parse_int,
 }
 
 

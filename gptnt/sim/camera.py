@@ -27,6 +27,7 @@ class Camera:
     tilt: int = 0  # +90 shows the top, −90 the bottom
     rear_selected: bool = False  # KTANE's held face, switched when upright at front/back
     focused: ModuleEngine | None = None  # the module zoomed into
+    cursor: tuple[float, float] | None = None  # the last click's point (fractions of the frame)
 
     @property
     def side(self) -> BombSide:

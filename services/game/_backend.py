@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 import httpx
 
-from gptnt.errors import ConfigError, GptntError, ProtocolError
+from gptnt.errors import GptntError, ProtocolError
+from gptnt.preflight import check_game
 from gptnt.protocol.client import GameClient
 from services.bus._server import die_with_parent, free_port
 
@@ -34,13 +35,7 @@ class BackendSpec:
     deadline_s: float = 10.0  # wall seconds for any one backend call
 
     def __post_init__(self) -> None:
-        if self.kind not in (SIM, SIM_PROCESS) and not self.kind.startswith(
-            ("http://", "https://")
-        ):
-            raise ConfigError(
-                f"--game {self.kind!r}: use 'sim', 'sim-process' or a URL such as "
-                "http://localhost:8085"
-            )
+        check_game(self.kind)
 
     @property
     def deadlines(self) -> dict[str, float]:

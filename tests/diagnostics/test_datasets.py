@@ -162,3 +162,11 @@ def test_seed_and_ruleset_are_in_the_manifest(datasets: dict[str, Path]) -> None
     assert (manifest.seed, manifest.rule_seed) == (7, 1)
     assert manifest.identity == datasets["sim_vqa"].name
     assert dataclasses.is_dataclass(V1)
+
+
+def test_oracle_trajectories_hold_and_release_the_button() -> None:
+    from gptnt.diagnostics._frames import collect
+
+    shots = collect(("BigButton",), V1, 2, cap=10)["BigButton"]
+    assert any(s.module.is_held and s.module.strip_color for s in shots)
+    assert {s.source for s in shots} == {"oracle", "random"}

@@ -42,14 +42,14 @@ def test_unknown_reference_is_one_line_naming_the_choices() -> None:
 
 
 def test_expert_gets_the_manual_identity() -> None:
-    expert = resolve_seat("expert", "vllm:m")
+    expert = resolve_seat("expert", "openai:gpt-4o")
     assert expert.manual == "generated"
     assert expert.manual_identity and expert.manual_identity.startswith("generated:rule-seed-1:")
 
 
 def test_bad_manual_path(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="manual="):
-        resolve_seat("expert", "vllm:m", manual=str(tmp_path / "none"))
+        resolve_seat("expert", "openai:gpt-4o", manual=str(tmp_path / "none"))
 
 
 def test_solo_lineups() -> None:
@@ -66,8 +66,10 @@ def test_solo_lineups() -> None:
         resolve_lineup(None, None, solo="oracle")
 
 
-def test_choices_survive_json_and_build_policies() -> None:
-    defuser, expert = resolve_lineup(None, "vllm:m", manual="generated")
+def test_choices_survive_json_and_build_policies(tmp_path: Path) -> None:
+    path = tmp_path / "m.yaml"
+    path.write_text("model: vllm:m\nbase_url: http://127.0.0.1:8/v1\n")
+    defuser, expert = resolve_lineup(None, str(path), manual="generated")
     assert type(build_policy(defuser)).__name__ == "OracleDefuser"
     assert isinstance(build_policy(resolve_seat("expert", "oracle")), OracleExpert)
     again = type(expert).model_validate_json(expert.model_dump_json())

@@ -12,7 +12,8 @@ from gptnt.protocol._kinds import MODULE_KINDS
 from gptnt.rules.ruleset import V1
 from gptnt.sim.bomb import Bomb, BombSpec
 from gptnt.sim.render.compositor import Compositor, Scene, hsv_palette, led_colour
-from gptnt.sim.render.faces import LED_GREEN, LED_OFF, LED_RED, FaceLayout
+from gptnt.sim.render.faces import LED_GREEN, LED_OFF, LED_RED
+from gptnt.sim.render.framing import FaceLayout
 
 FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "real-game" / "som"
 
@@ -90,8 +91,10 @@ def test_zoomed_in_mask_paints_each_element() -> None:
     assert mask is not None
     assert _colours(mask) == {tuple(int(v) for v in c) for c in hsv_palette(4)[1:5]}
     layout = FaceLayout(640, 480)
-    x0, y0, _, _ = layout.zoom_box()
-    assert not picture.ids[:y0].any() and not picture.ids[:, :x0].any()
+    placement = layout.zoomed_in(keypad.slot.index, bomb.timer_slot.index)
+    x0, y0, x1, y1 = layout.slot_box(keypad.slot.index, placement)
+    assert not picture.ids[:y0].any() and not picture.ids[:, :x0].any()  # only the module …
+    assert not picture.ids[y1:].any() and not picture.ids[:, x1:].any()
     for k, element in enumerate(keypad.elements()):
         ys, xs = np.nonzero(picture.ids == k + 1)
         assert picture.hit(int(np.median(xs)), int(np.median(ys))) == element

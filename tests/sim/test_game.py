@@ -56,8 +56,10 @@ def _centre_of(game: Game, target: object) -> tuple[float, float]:
     picture = game._picture(mission)
     k = picture.targets.index(target) + 1
     ys, xs = np.nonzero(picture.ids == k)
+    # the region's pixel nearest its median point (a thin wavy wire's median can miss it)
+    i = int(np.argmin((xs - np.median(xs)) ** 2 + (ys - np.median(ys)) ** 2))
     width, height = game.size
-    return (float(np.median(xs)) + 0.5) / width, (float(np.median(ys)) + 0.5) / height
+    return (float(xs[i]) + 0.5) / width, (float(ys[i]) + 0.5) / height
 
 
 # ---------------------------------------------------------------- lifecycle

@@ -1,21 +1,29 @@
 """The full frame: the current view of the bomb, its hit-test canvas and its segmentation mask.
 
-Views (``Scene.side`` and ``Scene.focused``):
+Views (``Scene.side`` and ``Scene.focused``), framed as the real game frames them
+(``gptnt.sim.render.framing``):
 
-- **face** (front/back, zoomed out): the casing with six slots; each module is its drawer's
-  512×512 picture scaled into its slot; empty plates; the timer on its face; status LEDs;
-- **side** (left/right/top/bottom): one side of the case with its widgets;
-- **zoomed in**: the focused module's picture large in the centre of the frame.
+- **face** (front/back, zoomed out): the room, the casing with six slots; each module is its
+  drawer's 512×512 picture scaled into its slot; empty plates; the timer; status LEDs;
+- **zoomed in**: the same face a little closer with the focused module at the centre, the rest
+  of the face, the timer and the strikes still in view;
+- **side** (left/right/top/bottom): one side of the case with its widgets.
+
+Scene parts drawn over every face view: the alarm clock on the table (its own time of day, not
+the bomb's), the yellow highlight around the module under the cursor (the last click's point),
+the tops of the top and bottom edge widgets over the rim, and per-kind overlays (the Button's
+translucent cover while it is not zoomed into).
 
 Every picture comes with an ``ids`` canvas built with the same geometry: zoomed out, module k of
 the face (bomb component order, timer and empty plates excluded) is painted k + 1 over its slot;
-zoomed in, the drawer's element ids are scaled nearest-neighbour into the module's square. Hit
-testing reads that canvas, and the mask colours it HSV(i/N, 1, 1) on black (mod-protocol.md
-§3.3–§3.4), so a click on a marked region always hits that region's element.
+zoomed in, only the focused module's element ids, scaled nearest-neighbour into its square (the
+mod segments only what can be clicked at the current zoom). Hit testing reads that canvas, and
+the mask colours it HSV(i/N, 1, 1) on black (mod-protocol.md §3.3–§3.4), so a click on a marked
+region always hits that region's element.
 
-Performance: static layers (room, casing, empty plates, sides) are cached per bomb and size;
-module pictures are cached by ``(kind, look)`` (the drawer's key) and size; a frame is a copy of
-a cached base plus a few array pastes.
+Performance: static layers (room, casing, empty plates, sides) are cached per bomb, size and
+placement; module pictures are cached by ``(kind, look)`` (the drawer's key) and size; a frame is
+a copy of a cached base plus a few array pastes.
 """
 
 from __future__ import annotations
@@ -28,7 +36,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from gptnt.protocol._state import BombSide, timer_text
 from gptnt.sim.bomb import Bomb
@@ -37,13 +45,16 @@ from gptnt.sim.render.faces import (
     LED_GREEN,
     LED_OFF,
     LED_RED,
-    FaceLayout,
-    draw_casing,
+    alarm_clock,
+    blend,
     face_base,
+    paint,
+    paint_highlight,
     paint_led,
-    room,
+    paste,
     timer_module,
 )
+from gptnt.sim.render.framing import FaceLayout, Placement
 from gptnt.sim.render.modules import drawer_for
 
 if TYPE_CHECKING:
@@ -61,6 +72,7 @@ class Scene:
     side: BombSide
     focused: ModuleEngine | None
     t: float
+    cursor: tuple[float, float] | None = None  # the last click's point (fractions of the frame)
 
 
 @dataclass(frozen=True)
@@ -118,7 +130,7 @@ class Compositor:
             raise ConfigError(f"frame size {width}x{height}: use at least 64x48")
         self.layout = FaceLayout(width, height)
         self._bomb: Bomb | None = None  # the bomb the static layers belong to (kept alive)
-        self._static: dict[Hashable, tuple[np.ndarray, np.ndarray]] = {}
+        self._static: dict[Hashable, np.ndarray] = {}
         self._modules: OrderedDict[Hashable, tuple[np.ndarray, np.ndarray]] = OrderedDict()
 
     @property
@@ -129,8 +141,6 @@ class Compositor:
         if scene.bomb is not self._bomb:
             self._bomb = scene.bomb
             self._static.clear()
-        if scene.focused is not None:
-            return self._zoomed(scene, scene.focused)
         if scene.side in ("front", "back"):
             return self._face(scene, scene.side == "front")
         return self._side(scene)
@@ -138,79 +148,100 @@ class Compositor:
     # ---------------------------------------------------------------- views
 
     def _face(self, scene: Scene, on_front: bool) -> Picture:
-        bomb, layout = scene.bomb, self.layout
+        bomb, layout, focused = scene.bomb, self.layout, scene.focused
         modules = bomb.modules_on_face(on_front)
-        base, ids = self._static_layer(
-            ("face", on_front), lambda: self._face_layers(bomb, on_front)
+        timer_here = bomb.timer_slot.on_front == on_front
+        timer_slot = bomb.timer_slot.index if timer_here else None
+        placement = layout.placement(None if focused is None else focused.slot.index, timer_slot)
+        base = self._static_layer(
+            ("face", on_front, placement),
+            lambda: self._face_layer(bomb, on_front, placement),
         )
         frame = base.copy()
-        s = layout.slot
-        for engine in modules:
-            x0, y0, x1, y1 = layout.slot_box(engine.slot.index)
-            frame[y0:y1, x0:x1] = self._module_picture(engine, scene.t, s)[0]
-            paint_led(frame, (x0, y0, x1, y1), led_colour(engine, scene.t))
-        if bomb.timer_slot.on_front == on_front:
-            x0, y0, x1, y1 = layout.slot_box(bomb.timer_slot.index)
-            frame[y0:y1, x0:x1] = timer_module(
-                s, format_for(bomb, scene.t), min(len(bomb.strikes), 9), bomb.spec.max_strikes
+        ids = np.zeros(frame.shape[:2], np.uint8)
+        covers: list[tuple[int, np.ndarray, tuple[int, int]]] = []
+        for k, engine in enumerate(modules):
+            box = layout.slot_box(engine.slot.index, placement)
+            image, small_ids = self._module_picture(engine, scene.t, box[2] - box[0])
+            paste(frame, image, box[:2])
+            paint_led(frame, box, led_colour(engine, scene.t))
+            # a drawer may add what covers its module unless zoomed into (the Button's lid),
+            # which can stick out of the slot; the mod's mask covers it zoomed out
+            overlay = getattr(drawer_for(engine.kind), "overlay", None)
+            if overlay is not None and engine is not focused:
+                rgba, (dx, dy) = overlay(box[2] - box[0])
+                at = (box[0] + dx, box[1] + dy)
+                blend(frame, rgba, at)
+                covers.append((k + 1, rgba[..., 3] > 0, at))
+            if engine is focused:
+                paste(ids, small_ids, box[:2])
+        if focused is None:  # covers first: a neighbour's own slot wins over a cover
+            for k, where, at in covers:
+                paint(ids, where, at, k)
+            for k, engine in enumerate(modules):
+                x0, y0, x1, y1 = layout.slot_box(engine.slot.index, placement)
+                paint(ids, np.ones((y1 - y0, x1 - x0), bool), (x0, y0), k + 1)
+        if timer_slot is not None:
+            box = layout.slot_box(timer_slot, placement)
+            paste(
+                frame,
+                timer_module(
+                    box[2] - box[0],
+                    format_for(bomb, scene.t),
+                    min(len(bomb.strikes), 9),
+                    bomb.spec.max_strikes,
+                ),
+                box[:2],
             )
-        return Picture(frame, ids, tuple(modules))
+        clock, at = alarm_clock(layout.width, layout.height, clock_text(bomb, scene.t))
+        paste(frame, clock, at[:2])
+        hovered = self._under_cursor(scene, modules, placement)
+        if hovered is not None and hovered is not focused:
+            paint_highlight(frame, layout.slot_box(hovered.slot.index, placement))
+        targets = tuple(modules) if focused is None else tuple(focused.elements())
+        return Picture(frame, ids, targets)
 
-    def _face_layers(self, bomb: Bomb, on_front: bool) -> tuple[np.ndarray, np.ndarray]:
-        layout = self.layout
+    def _face_layer(self, bomb: Bomb, on_front: bool, placement: Placement) -> np.ndarray:
         taken = {m.slot.index for m in bomb.modules_on_face(on_front)}
         if bomb.timer_slot.on_front == on_front:
             taken.add(bomb.timer_slot.index)
-        base = face_base(layout, tuple(i for i in range(6) if i not in taken))
-        ids = np.zeros((layout.height, layout.width), np.uint8)
-        inset = max(1, layout.slot // 25)
-        for k, engine in enumerate(bomb.modules_on_face(on_front)):
-            x0, y0, x1, y1 = layout.slot_box(engine.slot.index)
-            ids[y0 + inset : y1 - inset, x0 + inset : x1 - inset] = k + 1
-        return base, ids
+        rim = tuple(
+            (spot.edge, (spot.index % 3 + 0.5) / 3)
+            for spot in bomb.widget_spots
+            if spot.edge in ("top", "bottom")
+        )
+        if not on_front:  # seen from the back, the top and bottom sides are mirrored
+            rim = tuple((edge, 1 - at) for edge, at in rim)
+        return face_base(self.layout, placement, tuple(i for i in range(6) if i not in taken), rim)
+
+    def _under_cursor(
+        self, scene: Scene, modules: list[ModuleEngine], placement: Placement
+    ) -> ModuleEngine | None:
+        if scene.cursor is None:
+            return None
+        x, y = scene.cursor[0] * self.layout.width, scene.cursor[1] * self.layout.height
+        for engine in modules:
+            x0, y0, x1, y1 = self.layout.slot_box(engine.slot.index, placement)
+            if x0 <= x < x1 and y0 <= y < y1:
+                return engine
+        return None
 
     def _side(self, scene: Scene) -> Picture:
         bomb = scene.bomb
         edge = scene.side
-        base, ids = self._static_layer(
+        base = self._static_layer(
             ("side", edge),
-            lambda: (
-                side_view(self.layout, edge, bomb.widgets, bomb.widget_spots),  # type: ignore[arg-type]
-                np.zeros((self.layout.height, self.layout.width), np.uint8),
-            ),
+            lambda: side_view(self.layout, edge, bomb.widgets, bomb.widget_spots),  # type: ignore[arg-type]
         )
-        return Picture(base.copy(), ids, ())
-
-    def _zoomed(self, scene: Scene, engine: ModuleEngine) -> Picture:
-        layout = self.layout
-        base, blank = self._static_layer(("zoom",), self._zoom_layers)
-        x0, y0, x1, y1 = layout.zoom_box()
-        image, small_ids = self._module_picture(engine, scene.t, x1 - x0)
-        frame = base.copy()
-        frame[y0:y1, x0:x1] = image
-        paint_led(frame, (x0, y0, x1, y1), led_colour(engine, scene.t))
-        ids = blank.copy()
-        ids[y0:y1, x0:x1] = small_ids
-        return Picture(frame, ids, tuple(engine.elements()))
-
-    def _zoom_layers(self) -> tuple[np.ndarray, np.ndarray]:
-        layout = self.layout
-        img = Image.fromarray(room(layout.width, layout.height))
-        x0, y0, x1, y1 = layout.zoom_box()
-        pad = (x1 - x0) // 10
-        draw_casing(ImageDraw.Draw(img), (x0 - pad, y0 - pad, x1 + pad, y1 + pad), radius=pad // 2)
-        return np.asarray(img).copy(), np.zeros((layout.height, layout.width), np.uint8)
+        return Picture(base.copy(), np.zeros(base.shape[:2], np.uint8), ())
 
     # ---------------------------------------------------------------- caches
 
-    def _static_layer(
-        self, key: Hashable, build: Callable[[], tuple[np.ndarray, np.ndarray]]
-    ) -> tuple[np.ndarray, np.ndarray]:
+    def _static_layer(self, key: Hashable, build: Callable[[], np.ndarray]) -> np.ndarray:
         layer = self._static.get(key)
         if layer is None:
             layer = self._static[key] = build()
-            for array in layer:
-                array.setflags(write=False)  # shared by every frame: copy before drawing
+            layer.setflags(write=False)  # shared by every frame: copy before drawing
         return layer
 
     def _module_picture(
@@ -237,3 +268,14 @@ class Compositor:
 def format_for(bomb: Bomb, t: float) -> str:
     """The timer text at bomb time ``t``."""
     return timer_text(bomb.seconds_remaining(t))
+
+
+ALARM_START_MINUTES = (11 * 60, 60)  # the alarm clock starts between 11:00 and 11:59
+
+
+def clock_text(bomb: Bomb, t: float) -> str:
+    """The alarm clock's time of day (HH:MM): its own clock, not the bomb's — it starts at a
+    minute drawn from the bomb's seed and runs with game time."""
+    first, spread = ALARM_START_MINUTES
+    minutes = first + bomb.spec.seed % spread + int(max(t, 0.0) // 60)
+    return f"{minutes // 60 % 24:02d}:{minutes % 60:02d}"

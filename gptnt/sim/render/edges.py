@@ -23,14 +23,21 @@ from gptnt.protocol._state import (
     Widget,
 )
 from gptnt.sim.edgework import EDGE_CAPACITY, WidgetSpot
-from gptnt.sim.render.faces import Box, FaceLayout, draw_casing, room
+from gptnt.sim.render.faces import draw_casing, room
+from gptnt.sim.render.framing import Box, FaceLayout, Placement
 
 WidgetPainter = Callable[[ImageDraw.ImageDraw, Widget, Box], None]
 
 
+SIDE_SCALE = 1.33
+"""How much closer than the zoomed-out face a side is shown. No real frame of a side was
+measured; this keeps the serial number and indicator labels as large as they were."""
+
+
 def side_box(layout: FaceLayout, edge: EdgeSide) -> Box:
     """The strip of a side: casing-wide for top/bottom, casing-tall for left/right."""
-    x0, y0, x1, y1 = layout.casing
+    h = layout.height
+    x0, y0, x1, y1 = layout.casing(Placement(h * SIDE_SCALE, layout.width / 2, h / 2))
     depth = int(min(layout.width, layout.height) * 0.46)
     cx, cy = layout.width // 2, layout.height // 2
     if edge in ("top", "bottom"):

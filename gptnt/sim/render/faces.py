@@ -1,32 +1,34 @@
-"""The bomb seen from the front or the back: room, casing, 2×3 slots, timer, empty plates, LEDs.
+"""The bomb seen from the front or the back: room, casing, 2×3 slots, timer, empty plates, LEDs,
+and the scene around it (the alarm clock on the table, the highlight of the module under the
+cursor, the edge widgets peeking over the rim).
 
 Everything here is static or keyed by a small value (the timer text and strike count), so the
-compositor caches each picture and only pastes arrays per frame. Geometry scales with the frame
-size; at 640×480 a slot is 160 px square.
+compositor caches each picture and only pastes arrays per frame. Geometry comes from
+``gptnt.sim.render.framing`` and scales with the frame height; at 640×480 a slot is 114 px
+square zoomed out.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 from PIL import Image, ImageDraw
 
 from gptnt.sim.render._view import LED_CENTER, LED_RADIUS, MODULE_SIZE
+from gptnt.sim.render.framing import FRAMING, Box, FaceLayout, Placement
 
-Box = tuple[int, int, int, int]  # x0, y0, x1, y1 (x1, y1 exclusive)
-
-ROOM_TOP = (34, 33, 36)
-ROOM_BOTTOM = (14, 14, 16)
-TABLE = (196, 150, 120)
-CASING = (150, 170, 190)
-CASING_LIGHT = (196, 212, 226)
-CASING_DARK = (86, 102, 120)
+# colours measured on the real frames (medians over a patch)
+ROOM_TOP = (35, 33, 31)
+ROOM_BOTTOM = (16, 16, 14)
+TABLE = (170, 125, 100)
+CASING = (142, 178, 196)
+CASING_LIGHT = (170, 208, 220)
+CASING_DARK = (54, 64, 82)
 SLOT_BACK = (58, 66, 76)
-PLATE = (168, 178, 184)
-EMPTY_PLATE = (186, 96, 44)
-EMPTY_RIDGE = (142, 66, 28)
+PLATE = (134, 142, 147)  # the timer's plate, lit as the modules' (see modules._plate.LIGHTING)
+EMPTY_PLATE = (158, 78, 42)  # measured on a real frame
+EMPTY_RIDGE = (120, 54, 26)
 DIGIT_ON = (255, 28, 20)
 DIGIT_OFF = (58, 8, 8)
 LED_OFF = (46, 48, 46)
@@ -35,62 +37,70 @@ LED_RED = (255, 36, 30)
 LED_RIM = (30, 32, 34)
 
 
-@dataclass(frozen=True)
-class FaceLayout:
-    """Where the casing and the six slots of a face sit in a frame of ``width`` × ``height``."""
-
-    width: int
-    height: int
-
-    @property
-    def slot(self) -> int:
-        return int(min(self.width * 0.25, self.height * 0.335))
-
-    @property
-    def gap(self) -> int:
-        return max(2, self.slot // 20)
-
-    @property
-    def grid(self) -> Box:
-        s, g = self.slot, self.gap
-        w, h = 3 * s + 2 * g, 2 * s + g
-        x0 = (self.width - w) // 2
-        y0 = (self.height - h) // 2
-        return (x0, y0, x0 + w, y0 + h)
-
-    @property
-    def casing(self) -> Box:
-        b = max(4, self.slot // 9)
-        x0, y0, x1, y1 = self.grid
-        return (x0 - b, y0 - b, x1 + b, y1 + b)
-
-    def slot_box(self, index: int) -> Box:
-        """The square of slot ``index`` (row-major, 3 per row, as seen on that face)."""
-        s, g = self.slot, self.gap
-        x0, y0, _, _ = self.grid
-        col, row = index % 3, index // 3
-        x, y = x0 + col * (s + g), y0 + row * (s + g)
-        return (x, y, x + s, y + s)
-
-    def zoom_box(self) -> Box:
-        """The square a focused module fills when zoomed in."""
-        z = int(min(self.width, self.height) * 0.86)
-        x0 = (self.width - z) // 2
-        y0 = (self.height - z) // 2
-        return (x0, y0, x0 + z, y0 + z)
+# The room behind the bomb, in frame heights from the frame centre (x right, y down), measured
+# on the real frames: a dark brick wall, the door left of the bomb, the table from ``table_top``
+# down, a purple binder at the right. Each part: (box, colour).
+ROOM_PARTS: tuple[tuple[tuple[float, float, float, float], tuple[int, int, int]], ...] = (
+    ((-0.405, -0.336, -0.163, 0.23), (36, 29, 26)),  # door frame
+    ((-0.385, -0.31, -0.183, 0.23), (18, 22, 33)),  # door
+    ((-0.04, -0.44, 0.03, -0.37), (62, 55, 44)),  # the loudspeaker grille on the wall
+    ((0.45, 0.235, 0.9, 0.38), (96, 46, 150)),  # binder
+)
+ALARM_BOX = (-0.62, 0.225, -0.465, 0.33)  # the alarm clock on the table (frame heights)
+ALARM_BODY = (30, 31, 34)
+ALARM_DIGIT_ON = (19, 154, 10)  # measured on the real frames' alarm clock
+ALARM_DIGIT_OFF = (10, 24, 12)
 
 
 def room(width: int, height: int) -> np.ndarray:
-    """The dark room behind the bomb, with the table edge at the bottom."""
+    """The dark room behind the bomb (wall, door, binder) with the table at the bottom."""
     ramp = np.linspace(0.0, 1.0, height, dtype=np.float32)[:, None]
     top, bottom = np.array(ROOM_TOP, np.float32), np.array(ROOM_BOTTOM, np.float32)
     column = top * (1 - ramp) + bottom * ramp
     img = np.repeat(column[:, None, :], width, axis=1)
-    table_y = int(height * 0.86)
+    table_y = int(height * FRAMING.table_top)
     img[table_y:] = (
-        np.array(TABLE, np.float32) * np.linspace(1.0, 0.8, height - table_y)[:, None, None]
+        np.array(TABLE, np.float32) * np.linspace(1.0, 0.86, height - table_y)[:, None, None]
     )
-    return img.astype(np.uint8)
+    picture = Image.fromarray(img.astype(np.uint8))
+    draw = ImageDraw.Draw(picture)
+    for box, colour in ROOM_PARTS:
+        draw.rectangle(_room_box(width, height, box), fill=colour)
+    return np.asarray(picture).copy()
+
+
+def _room_box(width: int, height: int, box: tuple[float, float, float, float]) -> Box:
+    x0, y0, x1, y1 = box
+    cx, cy = width / 2, height / 2
+    return (
+        round(cx + x0 * height),
+        round(cy + y0 * height),
+        round(cx + x1 * height),
+        round(cy + y1 * height),
+    )
+
+
+@lru_cache(maxsize=64)
+def alarm_clock(width: int, height: int, text: str) -> tuple[np.ndarray, Box]:
+    """The alarm clock on the table showing ``text`` (HH:MM) in green, and where it goes."""
+    box = _room_box(width, height, ALARM_BOX)
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    img = Image.new("RGB", (w, h), ROOM_BOTTOM)
+    draw = ImageDraw.Draw(img)
+    draw.rounded_rectangle((0, h // 5, w - 1, h - 1), radius=max(1, h // 6), fill=ALARM_BODY)
+    draw.rectangle((w // 8, h // 3, w - w // 8, h - h // 5), fill=(8, 12, 10))
+    pad = max(1, h // 12)
+    _seven_segment(
+        draw,
+        text,
+        (w // 8 + pad, h // 3 + pad, w - w // 8 - pad, h - h // 5 - pad),
+        on=ALARM_DIGIT_ON,
+        off=ALARM_DIGIT_OFF,
+    )
+    picture = np.asarray(img).copy()
+    picture.setflags(write=False)
+    return picture, box
 
 
 def draw_casing(draw: ImageDraw.ImageDraw, box: Box, *, radius: int) -> None:
@@ -101,17 +111,49 @@ def draw_casing(draw: ImageDraw.ImageDraw, box: Box, *, radius: int) -> None:
     draw.rounded_rectangle((x0 + 3, y0 + 3, x1 - 4, y1 - 4), radius=radius, fill=CASING)
 
 
-def face_base(layout: FaceLayout, empty_slots: tuple[int, ...]) -> np.ndarray:
-    """The zoomed-out face without modules or timer: room, casing, slot wells, empty plates."""
+def face_base(
+    layout: FaceLayout,
+    placement: Placement,
+    empty_slots: tuple[int, ...],
+    rim_widgets: tuple[tuple[str, float], ...] = (),
+) -> np.ndarray:
+    """The face without modules or timer: room, edge widgets over the rim, casing, slot wells,
+    empty plates. ``rim_widgets`` are (edge, position 0–1 along it) of the widgets on the top and
+    bottom sides, whose tops show over the casing's rim as in the real frames."""
     img = Image.fromarray(room(layout.width, layout.height))
     draw = ImageDraw.Draw(img)
-    draw_casing(draw, layout.casing, radius=max(4, layout.slot // 10))
+    casing = layout.casing(placement)
+    side = layout.slot_box(0, placement)
+    slot = side[2] - side[0]
+    _rim_widgets(draw, casing, slot, rim_widgets)
+    draw_casing(draw, casing, radius=max(4, slot // 10))
     for index in range(6):
-        x0, y0, x1, y1 = layout.slot_box(index)
+        x0, y0, x1, y1 = layout.slot_box(index, placement)
         draw.rectangle((x0 - 1, y0 - 1, x1, y1), fill=SLOT_BACK)
     for index in empty_slots:
-        img.paste(empty_plate(layout.slot), layout.slot_box(index)[:2])
+        img.paste(empty_plate(slot), layout.slot_box(index, placement)[:2])
     return np.asarray(img).copy()
+
+
+RIM_WIDGET = (52, 54, 58)
+RIM_WIDGET_LIGHT = (92, 96, 102)
+
+
+def _rim_widgets(
+    draw: ImageDraw.ImageDraw, casing: Box, slot: int, widgets: tuple[tuple[str, float], ...]
+) -> None:
+    """The tops of the widgets on the top and bottom sides, just over and under the casing."""
+    x0, y0, x1, y1 = casing
+    w, h = max(3, slot // 3), max(2, slot // 14)
+    for edge, at in widgets:
+        cx = x0 + (x1 - x0) * (0.12 + 0.76 * at)
+        y = y0 - h + 1 if edge == "top" else y1 - 1
+        draw.rounded_rectangle(
+            (cx - w / 2, y, cx + w / 2, y + h),
+            radius=max(1, h // 3),
+            fill=RIM_WIDGET,
+            outline=RIM_WIDGET_LIGHT,
+        )
 
 
 @lru_cache(maxsize=8)
@@ -145,7 +187,14 @@ _DIGIT_SEGMENTS = {
 }  # fmt: skip
 
 
-def _seven_segment(draw: ImageDraw.ImageDraw, text: str, box: Box) -> None:
+def _seven_segment(
+    draw: ImageDraw.ImageDraw,
+    text: str,
+    box: Box,
+    *,
+    on: tuple[int, int, int] = DIGIT_ON,
+    off: tuple[int, int, int] = DIGIT_OFF,
+) -> None:
     """Four seven-segment digits with a colon or a point between the pairs, unlit ones dim."""
     x0, y0, x1, y1 = box
     digits = [c for c in text if c.isdigit()]
@@ -159,7 +208,7 @@ def _seven_segment(draw: ImageDraw.ImageDraw, text: str, box: Box) -> None:
     for i, digit in enumerate(digits[:4]):
         lit = _DIGIT_SEGMENTS.get(digit, "")
         for name, (sx0, sy0, sx1, sy1) in _SEGMENTS.items():
-            colour = DIGIT_ON if name in lit else DIGIT_OFF
+            colour = on if name in lit else off
             left, top = x + sx0 * unit, y0 + sy0 * unit
             # max(): at tiny frame sizes a segment is thinner than the 1-pixel inset.
             right, bottom = max(left, x + sx1 * unit - 1), max(top, y0 + sy1 * unit - 1)
@@ -171,7 +220,7 @@ def _seven_segment(draw: ImageDraw.ImageDraw, text: str, box: Box) -> None:
             dots = (6, 12) if sep == ":" else (16.5,)
             for dy in dots:
                 cy = y0 + dy * unit
-                draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=DIGIT_ON)
+                draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=on)
             x += sep_w
 
 
@@ -227,11 +276,68 @@ def led_discs(size: int) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]:
 
 
 def paint_led(frame: np.ndarray, box: Box, colour: tuple[int, int, int]) -> None:
-    """Paint the status LED of the module occupying ``box`` in ``frame`` (in place)."""
+    """Paint the status LED of the module occupying ``box`` in ``frame`` (in place, clipped)."""
     x, y, x1, _ = box
     rim, light, (ox, oy) = led_discs(x1 - x)
-    h, w = rim.shape
-    region = frame[y + oy : y + oy + h, x + ox : x + ox + w]
-    hh, ww = region.shape[:2]
-    region[rim[:hh, :ww]] = LED_RIM
-    region[light[:hh, :ww]] = colour
+    paint(frame, rim, (x + ox, y + oy), LED_RIM)
+    paint(frame, light, (x + ox, y + oy), colour)
+
+
+HIGHLIGHT = (237, 213, 17)  # the game's yellow outline of the module under the cursor
+
+
+def paint_highlight(frame: np.ndarray, box: Box) -> None:
+    """The yellow outline around the module in ``box`` (in place, clipped)."""
+    x0, y0, x1, y1 = box
+    t = max(2, (x1 - x0) // 30)
+    h, w = frame.shape[:2]
+    for bx0, by0, bx1, by1 in (
+        (x0 - t, y0 - t, x1 + t, y0),
+        (x0 - t, y1, x1 + t, y1 + t),
+        (x0 - t, y0, x0, y1),
+        (x1, y0, x1 + t, y1),
+    ):
+        frame[max(0, by0) : max(0, min(h, by1)), max(0, bx0) : max(0, min(w, bx1))] = HIGHLIGHT
+
+
+def clipped(
+    shape: tuple[int, ...], size: tuple[int, int], at: tuple[int, int]
+) -> tuple[slice, slice, slice, slice] | None:
+    """The slices (frame rows, frame cols, source rows, source cols) of a ``size`` (h, w) array
+    placed with its top-left at ``at`` (x, y) in a frame of ``shape``; None if nothing shows."""
+    h, w = size
+    x, y = at
+    fx0, fy0 = max(0, x), max(0, y)
+    fx1, fy1 = min(shape[1], x + w), min(shape[0], y + h)
+    if fx0 >= fx1 or fy0 >= fy1:
+        return None
+    return (
+        slice(fy0, fy1),
+        slice(fx0, fx1),
+        slice(fy0 - y, fy1 - y),
+        slice(fx0 - x, fx1 - x),
+    )
+
+
+def paste(frame: np.ndarray, picture: np.ndarray, at: tuple[int, int]) -> None:
+    """Copy ``picture`` into ``frame`` with its top-left at ``at`` (x, y), clipped."""
+    s = clipped(frame.shape, picture.shape[:2], at)
+    if s is not None:
+        frame[s[0], s[1]] = picture[s[2], s[3]]
+
+
+def paint(frame: np.ndarray, where: np.ndarray, at: tuple[int, int], value: object) -> None:
+    """Set ``frame`` to ``value`` where the boolean ``where`` (placed at ``at``) is true."""
+    s = clipped(frame.shape, where.shape, at)
+    if s is not None:
+        frame[s[0], s[1]][where[s[2], s[3]]] = value
+
+
+def blend(frame: np.ndarray, rgba: np.ndarray, at: tuple[int, int]) -> None:
+    """Composite the translucent ``rgba`` picture over ``frame`` at ``at`` (x, y), clipped."""
+    s = clipped(frame.shape, rgba.shape[:2], at)
+    if s is not None:
+        part = rgba[s[2], s[3]].astype(np.float32)
+        alpha = part[..., 3:] / 255.0
+        under = frame[s[0], s[1]].astype(np.float32)
+        frame[s[0], s[1]] = (under * (1 - alpha) + part[..., :3] * alpha).astype(np.uint8)

@@ -22,15 +22,26 @@ from gptnt.sim.render._view import LED_CENTER, LED_RADIUS, MODULE_SIZE, ModuleVi
 Box = tuple[int, int, int, int]
 RGB = tuple[int, int, int]
 
-GAP = (40, 46, 54)  # the slot well around the plate
-RIM = (112, 126, 142)  # the bluish frame the inner panel sits in
-RIM_LIGHT = (176, 190, 204)
-RIM_DARK = (70, 80, 94)
-PLATE = (176, 184, 194)
-PLATE_LIGHT = (222, 228, 234)
-PLATE_DARK = (112, 121, 132)
-CLIP = (226, 232, 238)
-SOCKET = (150, 196, 214)  # the pale blue housing the status LED sits in
+# The game lights the bomb dimly: under the real zoomed-out face's module regions the median
+# luminance is 137, where these plate colours at full light gave 172. The plate's own colours
+# are therefore drawn at ``LIGHTING`` of their full-light values (the parts drawers add on top
+# carry colours measured on real frames, already lit).
+LIGHTING = 0.8
+
+
+def _lit(rgb: RGB) -> RGB:
+    return (round(rgb[0] * LIGHTING), round(rgb[1] * LIGHTING), round(rgb[2] * LIGHTING))
+
+
+GAP = _lit((40, 46, 54))  # the slot well around the plate
+RIM = _lit((112, 126, 142))  # the bluish frame the inner panel sits in
+RIM_LIGHT = _lit((176, 190, 204))
+RIM_DARK = _lit((70, 80, 94))
+PLATE = _lit((176, 184, 194))
+PLATE_LIGHT = _lit((222, 228, 234))
+PLATE_DARK = _lit((112, 121, 132))
+CLIP = _lit((226, 232, 238))
+SOCKET = _lit((150, 196, 214))  # the pale blue housing the status LED sits in
 INK = (24, 24, 24)
 LED_OFF = (34, 38, 36)
 LED_GREEN = (70, 230, 90)

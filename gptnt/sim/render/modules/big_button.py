@@ -1,10 +1,15 @@
 """The Button, zoomed in: a big round coloured cap with its word in a tall, condensed face, under
 the hinge of its (open) cover with its two blue clips; the narrow strip to its right lights in its
-colour only while the button is held (after the engine's strip delay)."""
+colour only while the button is held (after the engine's strip delay). Not zoomed into, the cap
+sits under a translucent closed cover that sticks out a little to the left (``overlay``)."""
 
 from __future__ import annotations
 
 from collections.abc import Hashable
+from functools import lru_cache
+
+import numpy as np
+from PIL import Image, ImageDraw
 
 from gptnt.sim.modules.big_button import ButtonEngine
 from gptnt.sim.render._view import ModuleView
@@ -29,6 +34,11 @@ RADIUS = 144
 STRIP = (398, 176, 446, 452)
 HINGE = (92, 98, 320, 136)
 HINGE_CLIP = (40, 70, 190)
+# The closed cover, in fractions of the module's side (measured on a real zoomed-out frame: it
+# spans from the casing's edge, 0.1 left of the plate, to near the plate's right edge).
+COVER = (-0.1, 0.07, 0.93, 0.97)
+COVER_FILL = (214, 226, 236, 96)
+COVER_EDGE = (236, 244, 250, 170)
 
 
 def look(engine: ButtonEngine, t: float) -> Hashable:
@@ -70,3 +80,21 @@ def draw(engine: ButtonEngine, t: float) -> ModuleView:
         d.rectangle((x0 + 12, y0 + 12, x1 - 12, y1 - 12), fill=glow)
         d.rectangle((x0 + 18, y0 + 14, x0 + 22, y1 - 14), fill=(255, 255, 255))
     return canvas.view()
+
+
+@lru_cache(maxsize=16)
+def overlay(size: int) -> tuple[np.ndarray, tuple[int, int]]:
+    """The closed translucent cover over a module of ``size`` pixels: an RGBA picture and its
+    offset (x, y) from the module's top-left corner."""
+    x0, y0, x1, y1 = (round(v * size) for v in COVER)
+    w, h = x1 - x0, y1 - y0
+    img = Image.new("RGBA", (w, h))
+    d = ImageDraw.Draw(img)
+    edge = max(1, size // 40)
+    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=max(1, size // 16), fill=COVER_EDGE)
+    d.rounded_rectangle(
+        (edge, edge, w - 1 - edge, h - 1 - edge), radius=max(1, size // 18), fill=COVER_FILL
+    )
+    picture = np.asarray(img).copy()
+    picture.setflags(write=False)
+    return picture, (x0, y0)

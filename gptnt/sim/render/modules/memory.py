@@ -17,6 +17,7 @@ BUTTON = (216, 200, 160)
 BUTTON_W, BUTTON_H, BUTTON_STEP = 78, 130, 88
 BUTTONS_AT = (44, 286)  # left button's top-left corner
 STAGE_PANEL = (404, 150, 468, 448)
+NUMBER_SIZE = 124  # the real buttons' digits are 0.7 of the button's height (18 of 25 px)
 
 
 def _box(index: int) -> tuple[int, int, int, int]:
@@ -50,7 +51,7 @@ def draw(engine: MemoryEngine, t: float) -> ModuleView:
         bevel(d, box, BUTTON, depth=2 if emerging else 5, sunk=emerging)
         canvas.id_draw.rectangle(box, fill=index + 1)
         if not emerging:
-            number = label(str(engine.labels[index]), 92, BUTTON_W - 12)
+            number = label(str(engine.labels[index]), NUMBER_SIZE, BUTTON_W - 12)
             put_label(canvas.image, number, ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2), INK)
     stage_lights(d, STAGE_PANEL, engine.stages_done(), engine.stages)
     return canvas.view()

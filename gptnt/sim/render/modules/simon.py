@@ -1,6 +1,7 @@
 """Simon Says, zoomed in: four coloured buttons in a diamond (blue top, yellow right, green
-bottom, red left) set in a black frame. Unlit they keep their full, saturated colour, as in the
-game; lit by the flash sequence or a press, one glows much brighter, almost white in its middle."""
+bottom, red left) set in a black frame. Unlit they are dark but saturated, as in the game (their
+colours are the medians of the real frame's pixels under each button's mask region); lit by the
+flash sequence or a press, one glows much brighter, almost white in its middle."""
 
 from __future__ import annotations
 
@@ -15,12 +16,13 @@ HALF = 190  # half-diagonal of the whole diamond
 GAP = 6
 FRAME = (16, 18, 26)
 # colour → (offset of its button's centre in half-diagonals, unlit rgb, lit rgb); the unlit
-# colours are sampled from the real game's frames
+# colours are the real frame's medians under each button (red 111,5,16; blue 0,12,117;
+# green 29,105,5; yellow 130,103,0) less the lighter inner diamond each button has
 BUTTONS = {
-    "red": ((-1, 0), (176, 16, 26), (255, 84, 70)),
-    "blue": ((0, -1), (8, 22, 156), (96, 140, 255)),
-    "green": ((0, 1), (40, 146, 14), (112, 255, 92)),
-    "yellow": ((1, 0), (182, 142, 0), (255, 236, 80)),
+    "red": ((-1, 0), (104, 4, 14), (255, 84, 70)),
+    "blue": ((0, -1), (0, 10, 110), (96, 140, 255)),
+    "green": ((0, 1), (27, 98, 4), (112, 255, 92)),
+    "yellow": ((1, 0), (122, 96, 0), (255, 236, 80)),
 }
 
 

@@ -13,7 +13,11 @@ from gptnt.sim.modules.venn import SLOTS, VennEngine
 from gptnt.sim.render._view import ModuleView
 from gptnt.sim.render.modules._plate import RGB, Canvas, bevel, dim
 
-WIRE = {"red": (206, 30, 28), "blue": (34, 64, 206), "white": (236, 232, 220)}
+WIRE = {
+    "red": (206, 30, 28),
+    "blue": (34, 64, 206),
+    "white": (192, 184, 171),
+}  # the real white wire is this grey
 STRIP = (40, 42, 56)
 SOCKET = (92, 96, 108)
 LED_ON = (255, 244, 190)

@@ -18,6 +18,7 @@ BUTTON_W, BUTTON_H = 136, 78
 COLUMNS = (98, 248)
 ROWS = (176, 272, 368)
 STAGE_PANEL = (404, 168, 468, 448)
+WORD_SIZE = 40  # the real buttons' words are 0.4 of the button's height (6 of 15 px)
 
 
 def _box(index: int) -> tuple[int, int, int, int]:
@@ -50,7 +51,7 @@ def draw(engine: WhosOnFirstEngine, t: float) -> ModuleView:
         bevel(d, box, BUTTON, depth=2 if emerging else 5, sunk=emerging)
         canvas.id_draw.rectangle(box, fill=index + 1)
         if not emerging:
-            word = label(engine.buttons[index], 34, BUTTON_W - 22)
+            word = label(engine.buttons[index], WORD_SIZE, BUTTON_W - 22)
             put_label(canvas.image, word, ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2), INK)
     stage_lights(canvas.draw, STAGE_PANEL, engine.stages_done(), engine.stages)
     return canvas.view()

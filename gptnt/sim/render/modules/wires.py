@@ -20,14 +20,14 @@ WIRE_COLORS = {
     "yellow": (236, 212, 34),
     "blue": (36, 62, 204),
     "black": (26, 26, 30),
-    "white": (234, 234, 228),
+    "white": (192, 184, 171),  # the real white wire is this grey (measured on a real frame)
 }
 STRIP = (66, 70, 96)
 SOCKET = (118, 122, 128)
 LEFT_X, RIGHT_X = 90, 414  # where the wires plug in
 LEFT_Y, LEFT_STEP = 100, 66  # slot 0's plug height on the left strip, and the spacing
 RIGHT_Y, RIGHT_STEP = 196, 47  # the same on the right strip
-WIDTH = 13
+WIDTH = 16  # the real wires' regions are 3–4 px thick where a module is 108 px: 16–19 of 512
 CUT_GAP = (236, 276)  # x range missing from a cut wire
 
 
@@ -89,11 +89,11 @@ def _sprite(slot: int, color: str, cut: bool) -> tuple[Image.Image, Image.Image]
     mask = Image.new("L", sprite.size)
     d, m = ImageDraw.Draw(sprite), ImageDraw.Draw(mask)
     for piece in pieces:
-        d.line(piece, fill=dim(rgb, 0.55), width=WIDTH + 4, joint="curve")
+        d.line(piece, fill=dim(rgb, 0.55), width=WIDTH + 3, joint="curve")
         d.line(piece, fill=rgb, width=WIDTH, joint="curve")
         shine = tuple((x, y - 3) for x, y in piece)
         d.line(shine, fill=tuple(min(255, c + 60) for c in rgb), width=3)
-        m.line(piece, fill=255, width=WIDTH + 4, joint="curve")
+        m.line(piece, fill=255, width=WIDTH + 3, joint="curve")
     if cut:  # copper ends where the wire was snipped
         for x, y in (pieces[0][-1], pieces[1][0]):
             d.ellipse((x - 4, y - 4, x + 4, y + 4), fill=(196, 124, 60))

@@ -1,0 +1,37 @@
+"""Results from records: the paper's tables with their intervals, plots, the HTML report, the
+episode viewer and tidy exports.
+
+Reads only the records (``gptnt.records``): nothing here talks to a game, a model or Redis, so
+a report can be rebuilt anywhere from a copied run directory.
+"""
+
+from __future__ import annotations
+
+from gptnt.analysis._export import FORMATS, export
+from gptnt.analysis._load import Episode, Run, load_run, load_runs
+from gptnt.analysis._report import REPORT_HTML, REPORT_MD, Written, episode_page, write_report
+from gptnt.analysis._stats import Mean, Rate, mean, wilson
+from gptnt.analysis._table import Table, text
+from gptnt.analysis._tables import ANALYSES, all_tables
+
+__all__ = [
+    "ANALYSES",
+    "FORMATS",
+    "REPORT_HTML",
+    "REPORT_MD",
+    "Episode",
+    "Mean",
+    "Rate",
+    "Run",
+    "Table",
+    "Written",
+    "all_tables",
+    "episode_page",
+    "export",
+    "load_run",
+    "load_runs",
+    "mean",
+    "text",
+    "wilson",
+    "write_report",
+]

@@ -1,0 +1,174 @@
+"""Reading runs for analysis: every episode a run's records know of, counted or not.
+
+The ledger says which attempt of each episode counts (the latest). An episode whose latest
+attempt crashed (to be retried) or was parked (crashed too often) is kept with that status, and
+so is an episode directory with events but no ledger line (a run killed mid-episode): the
+report shows each of them and never drops them silently. Only the records are read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from gptnt.errors import ConfigError
+from gptnt.records import (
+    EPISODES,
+    READABLE_VERSIONS,
+    EpisodeEnded,
+    EpisodeStarted,
+    GameStep,
+    Ledger,
+    PlayerInfo,
+    Summary,
+    TurnEvent,
+    read_events,
+    read_summary,
+)
+
+Status = Literal["finished", "crashed", "parked", "incomplete"]
+"""``finished``: it has an outcome; ``crashed``: its latest attempt crashed and may be retried;
+``parked``: it crashed too often; ``incomplete``: it started but has no ledger line."""
+
+
+@dataclass(frozen=True)
+class Episode:
+    """One episode of a run (its counted attempt) with everything its records say."""
+
+    run: str  # the run directory's name
+    dir: Path
+    key: str  # the natural key: mission, mode, players, repeat
+    attempt: int
+    attempts: int  # attempts the ledger recorded
+    status: Status
+    started: EpisodeStarted | None
+    summary: Summary | None
+    turns: tuple[TurnEvent, ...]
+    steps: tuple[GameStep, ...]
+    ended: EpisodeEnded | None
+
+    @property
+    def episode_id(self) -> str:
+        return self.dir.name
+
+    @property
+    def mission_id(self) -> str:
+        if self.summary:
+            return self.summary.mission_id
+        return self.started.mission_id if self.started else self.key.split(".")[0]
+
+    @property
+    def mode(self) -> str:
+        if self.summary:
+            return self.summary.mode
+        return self.started.mode if self.started else "?"
+
+    @property
+    def players(self) -> list[PlayerInfo]:
+        if self.summary:
+            return self.summary.players
+        return self.started.players if self.started else []
+
+    def player(self, role: str) -> PlayerInfo | None:
+        return next((p for p in self.players if p.role == role), None)
+
+    @property
+    def defuser(self) -> str:
+        p = self.player("defuser")
+        return p.label if p else "?"
+
+    @property
+    def expert(self) -> str:
+        """The Expert's label; ``none (solo)`` when one model held both roles."""
+        p = self.player("expert")
+        return p.label if p else "none (solo)"
+
+    @property
+    def pairing(self) -> str:
+        return f"{self.defuser} × {self.expert}"
+
+    @property
+    def outcome(self) -> str:
+        """solved / strikeout / timeout, or crashed (also for parked and incomplete)."""
+        return self.summary.outcome if self.summary else "crashed"
+
+    @property
+    def scored(self) -> bool:
+        """Counts towards success rates: a real outcome, not an infrastructure failure."""
+        return self.status == "finished" and self.outcome != "crashed"
+
+    @property
+    def schema_version(self) -> int:
+        return self.started.schema_version if self.started else 1
+
+
+@dataclass(frozen=True)
+class Run:
+    name: str
+    dir: Path
+    episodes: tuple[Episode, ...]
+
+
+def load_run(run_dir: Path) -> Run:
+    """Every episode of a run; ``ConfigError`` naming RUN_DIR when it is not a run."""
+    ledger = Ledger(run_dir)
+    if not ledger.path.exists() and not (run_dir / EPISODES).is_dir():
+        raise ConfigError(
+            f"RUN_DIR {run_dir}: no ledger.jsonl or episodes/ here; pass a run directory"
+        )
+    entries = list(ledger.entries())
+    latest = ledger.latest()
+    counted: dict[str, tuple[Path, int, Status]] = {
+        key: (run_dir / e.episode_dir, e.attempt, e.status) for key, e in latest.items()
+    }
+    # A directory whose key the ledger never saw: a run killed mid-episode.
+    for folder in sorted((run_dir / EPISODES).glob("*-a*")):
+        key, _, attempt = folder.name.rpartition("-a")
+        if key not in counted and attempt.isdigit():
+            known = counted.get(key)
+            if known is None or int(attempt) > known[1]:
+                counted[key] = (folder, int(attempt), "incomplete")
+    episodes = [
+        _episode(run_dir.name, key, folder, attempt, status,
+                 sum(1 for e in entries if e.episode_key == key))
+        for key, (folder, attempt, status) in sorted(counted.items())
+    ]  # fmt: skip
+    return Run(run_dir.name, run_dir, tuple(episodes))
+
+
+def load_runs(run_dirs: Sequence[Path]) -> list[Run]:
+    if not run_dirs:
+        raise ConfigError("RUN_DIR: give at least one run directory")
+    names = [d.name for d in run_dirs]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise ConfigError(f"RUN_DIR: {', '.join(twice)} given twice; each run once")
+    return [load_run(d) for d in run_dirs]
+
+
+def _episode(
+    run: str, key: str, folder: Path, attempt: int, status: Status, attempts: int
+) -> Episode:
+    started = None
+    ended = None
+    turns: list[TurnEvent] = []
+    steps: list[GameStep] = []
+    for event in read_events(folder):
+        if isinstance(event, EpisodeStarted):
+            if event.schema_version not in READABLE_VERSIONS:
+                raise ConfigError(
+                    f"{folder}: record schema version {event.schema_version} is newer than "
+                    f"this harness reads ({', '.join(map(str, READABLE_VERSIONS))}); upgrade gptnt"
+                )
+            started = event
+        elif isinstance(event, TurnEvent):
+            turns.append(event)
+        elif isinstance(event, GameStep):
+            steps.append(event)
+        else:
+            ended = event
+    summary = read_summary(folder)
+    return Episode(run, folder, key, attempt, max(attempts, 1), status, started, summary,
+                   tuple(turns), tuple(steps), ended)  # fmt: skip

@@ -1,0 +1,192 @@
+"""Writing the report: Markdown, one CSV per table, one self-contained HTML page (inline CSS
+and SVG plots, nothing fetched), and the episode viewer pages it links to.
+
+::
+
+    OUT/report.md             every table, Markdown
+    OUT/report.html           every table and plot, one page that works offline
+    OUT/tables/<table>.csv    one CSV per table; an estimate spreads over value, k, n, CI columns
+    OUT/episodes/<run>/<episode>.html   the viewer page of each episode (+ its images folder)
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import shutil
+from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+
+from gptnt.analysis import _plots
+from gptnt.analysis._load import Episode, Run
+from gptnt.analysis._stats import Rate
+from gptnt.analysis._table import Table, csv_header, csv_rows, text
+from gptnt.analysis._tables import all_tables, strike_times
+from gptnt.analysis._viewer import write_episode_page
+from gptnt.records import write_atomic
+
+REPORT_MD = "report.md"
+REPORT_HTML = "report.html"
+TABLES = "tables"
+EPISODE_PAGES = "episodes"
+
+_CSS = """
+body { font-family: sans-serif; margin: 1em 2em; max-width: 110em; }
+table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 13px; }
+th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: left; vertical-align: top; }
+th { background: #f0f0f0; }
+tr.crashed td, tr.parked td, tr.incomplete td { background: #fff0f0; }
+.source { color: #666; font-size: 13px; } .note { color: #444; font-size: 13px; }
+figure { margin: 1em 0; }
+"""
+
+
+@dataclass(frozen=True)
+class Written:
+    tables: list[Table]
+    episode_pages: int
+
+
+def episode_page(e: Episode) -> str:
+    """The viewer page of an episode, relative to the report's folder."""
+    return f"{EPISODE_PAGES}/{e.run}/{e.episode_id}.html"
+
+
+def write_report(runs: Sequence[Run], out: Path, *, viewer: bool = True) -> Written:
+    """Write every output under ``out`` (created; a previous report there is replaced)."""
+    episodes = [e for r in runs for e in r.episodes]
+    tables = all_tables(episodes)
+    out.mkdir(parents=True, exist_ok=True)
+    folder = out / TABLES
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir()
+    for table in tables:
+        write_atomic(folder / f"{table.key}.csv", to_csv(table).encode())
+    pages = 0
+    if viewer:
+        if (out / EPISODE_PAGES).exists():
+            shutil.rmtree(out / EPISODE_PAGES)
+        for e in episodes:
+            page = out / episode_page(e)
+            page.parent.mkdir(parents=True, exist_ok=True)
+            write_episode_page(e, page, "../../" + REPORT_HTML)
+            pages += 1
+    write_atomic(out / REPORT_MD, to_markdown(runs, tables, viewer=viewer).encode())
+    write_atomic(out / REPORT_HTML, to_html(runs, tables, episodes, viewer=viewer).encode())
+    return Written(tables, pages)
+
+
+def to_csv(table: Table) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(csv_header(table))
+    writer.writerows(csv_rows(table))
+    return buffer.getvalue()
+
+
+def _title(runs: Sequence[Run]) -> str:
+    return "gptnt report — " + ", ".join(r.name for r in runs)
+
+
+def _md_cell(cell: str) -> str:
+    return cell.replace("|", "\\|").replace("\n", " ")
+
+
+def to_markdown(runs: Sequence[Run], tables: Sequence[Table], *, viewer: bool = True) -> str:
+    legend = "Every rate: value [95 % Wilson interval] (n); every mean: value [95 % bootstrap interval] (n)."
+    lines = [f"# {_title(runs)}", "", legend, ""]
+    for table in tables:
+        lines += [f"## {table.title}", "", f"*{table.source}*", ""]
+        if table.note:
+            lines += [table.note, ""]
+        lines.append("| " + " | ".join(_md_cell(c) for c in table.columns) + " |")
+        lines.append("|" + "---|" * len(table.columns))
+        for row in table.rows:
+            cells = [_md_cell(text(c)) for c in row]
+            if viewer and table.key == "episode_index":
+                cells[1] = f"[{cells[1]}]({EPISODE_PAGES}/{row[0]}/{row[1]}.html)"
+            lines.append("| " + " | ".join(cells) + " |")
+        if not table.rows:
+            lines.append("| " + " | ".join("–" for _ in table.columns) + " |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _html_table(table: Table, *, viewer: bool) -> str:
+    head = "".join(f"<th>{escape(c)}</th>" for c in table.columns)
+    body = []
+    for row in table.rows:
+        cells = [escape(text(c)) for c in row]
+        css = ""
+        if table.key == "episode_index":
+            css = f' class="{escape(str(row[6]))}"'
+            if viewer:
+                href = escape(f"{EPISODE_PAGES}/{row[0]}/{row[1]}.html")
+                cells[1] = f'<a class="episode" href="{href}">{cells[1]}</a>'
+        body.append(f"<tr{css}>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    if not table.rows:
+        body.append(f'<tr><td colspan="{len(table.columns)}">no rows</td></tr>')
+    note = f'<p class="note">{escape(table.note)}</p>' if table.note else ""
+    return (f'<section id="{table.key}"><h2>{escape(table.title)}</h2>'
+            f'<p class="source">{escape(table.source)}</p>{note}'
+            f'<table data-table="{table.key}"><thead><tr>{head}</tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table></section>')  # fmt: skip
+
+
+def plots(tables: Sequence[Table], episodes: Sequence[Episode]) -> dict[str, str]:
+    """SVG figures, keyed by the table they follow."""
+    by_key = {t.key: t for t in tables}
+    figures: dict[str, str] = {}
+    module_rows = by_key["module_types"].rows
+    bars = [
+        (f"{r[2]} ({r[1]})", str(r[0]), r[3])
+        for r in module_rows
+        if isinstance(r[3], Rate) and r[3].n
+    ]
+    if bars:
+        figures["module_types"] = _plots.rate_bars("Single-module success by module type", bars)
+    cross = by_key["crossplay"]
+    if cross.rows:
+        rows = [f"{r[0]} ({r[1]})" for r in cross.rows]
+        cells = [[c for c in r[2:] if isinstance(c, Rate)] for r in cross.rows]
+        figures["crossplay"] = _plots.heatmap("Defuser × Expert success", rows,
+                                              [c.removeprefix("expert: ") for c in cross.columns[2:]], cells)  # fmt: skip
+    lines = []
+    groups: dict[tuple[str, str], list[Episode]] = {}
+    for e in episodes:
+        if e.scored:
+            groups.setdefault((e.pairing, e.mode), []).append(e)
+    for (pairing, mode), group in sorted(groups.items()):
+        times = sorted(t for e in group for t in strike_times(e))
+        if times:
+            points = [(t, (i + 1) / len(group)) for i, t in enumerate(times)]
+            lines.append((f"{pairing} ({mode})", points))
+    if lines:
+        figures["strikes"] = _plots.step_lines("Strike timeline: cumulative strikes per episode", lines,
+                                              "game seconds elapsed", "strikes per episode")  # fmt: skip
+    comm = by_key["communication"].rows
+    bars = [(f"{r[0]} ({r[1]}) {r[2]}", str(r[2]), r[6]) for r in comm if isinstance(r[6], Rate)]
+    if bars:
+        figures["communication"] = _plots.rate_bars("Share of turns that send a message", bars)
+    return figures
+
+
+def to_html(runs: Sequence[Run], tables: Sequence[Table], episodes: Sequence[Episode], *,
+            viewer: bool = True) -> str:  # fmt: skip
+    figures = plots(tables, episodes)
+    toc = "".join(f'<li><a href="#{t.key}">{escape(t.title)}</a> <span class="source">'
+                  f"{escape(t.source)}</span></li>" for t in tables)  # fmt: skip
+    sections = []
+    for table in tables:
+        sections.append(_html_table(table, viewer=viewer))
+        if table.key in figures:
+            sections.append(f'<figure class="plot">{figures[table.key]}</figure>')
+    runs_list = "".join(f"<li>{escape(r.name)}: {len(r.episodes)} episodes</li>" for r in runs)
+    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{escape(_title(runs))}</title>'
+            f"<style>{_CSS}</style></head><body><h1>{escape(_title(runs))}</h1><ul>{runs_list}</ul>"
+            "<p>Every rate: value [95 % Wilson interval] (n); every mean: value [95 % bootstrap interval] (n). "
+            "Crashed, parked and incomplete episodes are listed, and counted apart from the n of a rate.</p>"
+            f"<nav><ol>{toc}</ol></nav>{''.join(sections)}</body></html>")  # fmt: skip

@@ -1,0 +1,418 @@
+"""The paper's analyses, computed from episode records (``Episode``), as ``Table`` values.
+
+Grouping is by *pairing* (the Defuser's and the Expert's labels, scripted players labelled as
+such) and *mode*. Success rates count the episodes with an outcome (``scored``); crashed,
+parked and incomplete episodes are not outcomes of the players, so each table that rates
+episodes shows them in a column of their own instead of dropping them silently.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from typing import TypeVar
+
+import numpy as np
+
+from gptnt.analysis._load import Episode
+from gptnt.analysis._stats import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, Mean, Rate, mean
+from gptnt.analysis._table import Table
+
+ICONS = {"solved": "✅", "timeout": "⏰", "strikeout": "💥", "crashed": "⚠️"}
+LOCALISATION_CODES = ("unknown_label", "off_screen")
+"""Issue codes of an interaction that named a location not on the screen."""
+
+K = TypeVar("K")
+
+
+def _group(episodes: Iterable[Episode], key: Callable[[Episode], K]) -> dict[K, list[Episode]]:
+    groups: dict[K, list[Episode]] = defaultdict(list)
+    for e in episodes:
+        groups[key(e)].append(e)
+    return dict(sorted(groups.items(), key=lambda kv: _sort_key(kv[0])))
+
+
+def _sort_key(key: object) -> tuple:
+    parts = key if isinstance(key, tuple) else (key,)
+    return tuple(_mission_order(str(p)) for p in parts)
+
+
+def _mission_order(value: str) -> tuple[bool, int, str]:
+    return (not value.isdigit(), int(value) if value.isdigit() else 0, value)
+
+
+def _solved(episodes: Sequence[Episode]) -> Rate:
+    scored = [e for e in episodes if e.scored]
+    return Rate(sum(e.outcome == "solved" for e in scored), len(scored))
+
+
+def _not_scored(episodes: Sequence[Episode]) -> int:
+    return sum(not e.scored for e in episodes)
+
+
+def _bullets(e: Episode) -> str:
+    if e.summary is None or not e.summary.modules:
+        return ""
+    return "".join("●" if m.solved else "○" for m in e.summary.modules)
+
+
+def _minutes(e: Episode) -> float | None:
+    used = e.summary.game_time_used if e.summary else None
+    return used / 60 if used else None
+
+
+# ---------------------------------------------------------------------------- bookkeeping
+
+
+def episode_status(episodes: Sequence[Episode]) -> Table:
+    rows = []
+    for (run, pairing, mode), group in _group(
+        episodes, lambda e: (e.run, e.pairing, e.mode)
+    ).items():
+        status = Counter(e.status for e in group)
+        crashed = sum(e.status == "finished" and e.outcome == "crashed" for e in group)
+        rows.append((run, pairing, mode, len(group), status["finished"] - crashed,
+                     crashed + status["crashed"], status["parked"], status["incomplete"],
+                     sum(e.attempts for e in group), _solved(group)))  # fmt: skip
+    return Table(
+        "episodes", "Episodes per run, pairing and mode", "(bookkeeping)",
+        ("run", "pairing", "mode", "episodes", "with outcome", "crashed", "parked", "incomplete",
+         "attempts", "solved"),
+        tuple(rows),
+        "Crashed: the latest attempt failed for a reason that is not the players' (it may be "
+        "retried); parked: it crashed on every allowed attempt; incomplete: it started but the "
+        "run stopped before it ended. None of these counts in a success rate's n.",
+    )  # fmt: skip
+
+
+def episode_index(episodes: Sequence[Episode]) -> Table:
+    rows = []
+    for e in sorted(episodes, key=lambda e: (e.run, _mission_order(e.mission_id), e.key)):
+        s = e.summary
+        modules = f"{s.modules_solved}/{len(s.modules)}" if s else None
+        rows.append((e.run, e.episode_id, e.mission_id, e.mode, e.defuser, e.expert, e.status,
+                     e.outcome, modules, s.strikes if s else None, len(e.turns),
+                     (s.reason if s else e.ended.reason if e.ended else "no summary")))  # fmt: skip
+    return Table(
+        "episode_index", "Every episode", "(viewer index)",
+        ("run", "episode", "mission", "mode", "defuser", "expert", "status", "outcome",
+         "modules", "strikes", "turns", "reason"),
+        tuple(rows),
+    )  # fmt: skip
+
+
+# ---------------------------------------------------------------------------- outcomes
+
+
+def outcomes(episodes: Sequence[Episode]) -> Table:
+    """Tables 2–3: per mission, pairing and mode, the outcome icons with module bullets."""
+    rows = []
+    key = lambda e: (e.mission_id, e.pairing, e.mode)
+    for (mission, pairing, mode), group in _group(episodes, key).items():
+        icons = "  ".join(f"{ICONS[e.outcome]}{_bullets(e)}" for e in group)
+        scored = [e for e in group if e.scored]
+        present = sum(len(e.summary.modules) for e in scored if e.summary)
+        solved = sum(e.summary.modules_solved for e in scored if e.summary)
+        rows.append((mission, pairing, mode, icons, Rate(solved, present), _solved(group),
+                     _not_scored(group)))  # fmt: skip
+    return Table(
+        "outcomes", "Outcome per mission (icons, module bullets)", "Tables 2–3",
+        ("mission", "pairing", "mode", "outcomes", "modules solved", "solved", "not scored"),
+        tuple(rows),
+        "✅ solved ⏰ timeout 💥 strikeout ⚠️ crashed/parked/incomplete; ● solved ○ unsolved "
+        "module, in bomb order.",
+    )  # fmt: skip
+
+
+def module_types(episodes: Sequence[Episode]) -> Table:
+    """Tables 4–5, 11: success per module type — single-module missions, and each module of
+    that type on the multi-module bombs."""
+    single: dict[tuple[str, str, str], list[Episode]] = defaultdict(list)
+    within: dict[tuple[str, str, str], list[bool]] = defaultdict(list)
+    for e in episodes:
+        modules = e.summary.modules if e.summary else []
+        if len(modules) == 1 or (not modules and "-" in e.mission_id):
+            kind = modules[0].name if modules else e.mission_id.rsplit("-", 1)[0]
+            single[(e.pairing, e.mode, kind)].append(e)
+        elif e.scored:
+            for m in modules:
+                within[(e.pairing, e.mode, m.name)].append(m.solved)
+    rows = []
+    for pairing, mode, kind in sorted(set(single) | set(within)):
+        group = single.get((pairing, mode, kind), [])
+        flags = within.get((pairing, mode, kind), [])
+        rows.append((pairing, mode, kind, _solved(group), Rate(sum(flags), len(flags)),
+                     _not_scored(group)))  # fmt: skip
+    return Table(
+        "module_types", "Success rate per module type", "Tables 4–5, 11",
+        ("pairing", "mode", "module", "single-module missions solved",
+         "modules solved on multi-module bombs", "not scored"),
+        tuple(rows),
+    )  # fmt: skip
+
+
+def failure_split(episodes: Sequence[Episode]) -> Table:
+    """Appendix M: how the unsolved episodes ended (timeout or strikeout)."""
+    rows = []
+    kind = lambda e: "single" if "-" in e.mission_id else "multi"
+    for (pairing, mode, missions), group in _group(
+        episodes, lambda e: (e.pairing, e.mode, kind(e))
+    ).items():
+        scored = [e for e in group if e.scored]
+        n = len(scored)
+        count = Counter(e.outcome for e in scored)
+        solved_modules = [float(e.summary.modules_solved) for e in scored if e.summary]
+        rows.append((pairing, mode, missions, Rate(count["solved"], n), Rate(count["timeout"], n),
+                     Rate(count["strikeout"], n), mean(solved_modules), _not_scored(group)))  # fmt: skip
+    return Table(
+        "failure_split", "Success rates: solved, timeout and strikeout", "Appendix M",
+        ("pairing", "mode", "missions", "solved", "timeout", "strikeout",
+         "modules solved per episode", "not scored"),
+        tuple(rows),
+    )  # fmt: skip
+
+
+# ---------------------------------------------------------------------------- roles
+
+
+def crossplay(episodes: Sequence[Episode]) -> Table:
+    """Section 7.1: a Defuser × Expert matrix of success rates (one column per Expert)."""
+    experts = sorted({e.expert for e in episodes})
+    rows = []
+    for (defuser, mode), group in _group(episodes, lambda e: (e.defuser, e.mode)).items():
+        by_expert = _group(group, lambda e: e.expert)
+        rows.append((defuser, mode, *(_solved(by_expert.get(x, [])) for x in experts)))
+    return Table(
+        "crossplay", "Defuser × Expert success matrix", "Section 7.1",
+        ("defuser", "mode", *(f"expert: {x}" for x in experts)),
+        tuple(rows),
+        "Rows: the Defuser; columns: the Expert. n=0 where the pairing was not played.",
+    )  # fmt: skip
+
+
+def marginals(episodes: Sequence[Episode]) -> Table:
+    """Section 7.1: each player's success rate in a role, over all its partners."""
+    rows = []
+    for role in ("defuser", "expert"):
+        other = "expert" if role == "defuser" else "defuser"
+        key = lambda e, r=role: (getattr(e, r), e.mode)
+        for (player, mode), group in _group(episodes, key).items():
+            partners = len({getattr(e, other) for e in group})
+            rows.append((player, role, mode, partners, _solved(group), _not_scored(group)))
+    return Table(
+        "marginals", "Each player's score over its partners", "Section 7.1",
+        ("player", "role", "mode", "partners", "solved", "not scored"),
+        tuple(rows),
+    )  # fmt: skip
+
+
+# ---------------------------------------------------------------------------- communication
+
+
+def communication(episodes: Sequence[Episode]) -> Table:
+    """Section 7.2: how much each role talks."""
+    rows = []
+    for (pairing, mode), group in _group(episodes, lambda e: (e.pairing, e.mode)).items():
+        for role in ("defuser", "expert"):
+            per_turn, per_minute, words = [], [], []
+            sent = turns = 0
+            for e in group:
+                mine = [t for t in e.turns if t.role == role]
+                if not mine:
+                    continue
+                messages = [t.action.message or "" for t in mine if t.action.kind == "send_message"]
+                sent += len(messages)
+                turns += len(mine)
+                per_turn.append(len(messages) / len(mine))
+                minutes = _minutes(e)
+                if minutes:
+                    per_minute.append(len(messages) / minutes)
+                words += [float(len(m.split())) for m in messages]
+            if turns:
+                rows.append((pairing, mode, role, mean(per_turn), mean(per_minute), mean(words, 1),
+                             Rate(sent, turns)))  # fmt: skip
+    return Table(
+        "communication", "Messages per turn and per game minute", "Section 7.2",
+        ("pairing", "mode", "role", "messages per turn", "messages per game minute",
+         "words per message", "turns that message"),
+        tuple(rows),
+        "Means over episodes (words: over messages), 95 % bootstrap intervals.",
+    )  # fmt: skip
+
+
+def _action_name(kind: str, name: str | None) -> str:
+    return name if kind == "interact_game" and name else kind
+
+
+def actions(episodes: Sequence[Episode]) -> Table:
+    """The distribution of actions per role and the module in view (do_nothing included)."""
+    counts: dict[tuple[str, str, str], Counter[str]] = defaultdict(Counter)
+    for e in episodes:
+        for t in e.turns:
+            where = (t.focused or "bomb") if t.role == "defuser" else "–"
+            counts[(e.pairing, t.role, where)][_action_name(t.action.kind, t.action.name)] += 1
+    rows = []
+    for (pairing, role, where), counter in sorted(counts.items()):
+        n = sum(counter.values())
+        for action, k in sorted(counter.items()):
+            rows.append((pairing, role, where, action, Rate(k, n)))
+    return Table(
+        "actions", "Actions per role and module in view", "Section 7.2, Figure 6",
+        ("pairing", "role", "module in view", "action", "share of turns"),
+        tuple(rows),
+        "Module in view: the module the Defuser was zoomed into ('bomb' when zoomed out; "
+        "'–' for the Expert, who sees no bomb).",
+    )  # fmt: skip
+
+
+def strike_times(e: Episode) -> list[float]:
+    """Game seconds elapsed at each new strike, from the strikes the records observed."""
+    if e.summary is None:
+        return []
+    limit = e.summary.time_limit
+    points = sorted(
+        (limit - x.seconds_remaining, x.strikes)
+        for x in (*e.turns, *e.steps)
+        if x.strikes is not None and x.seconds_remaining is not None
+    )
+    times, seen = [], 0
+    for elapsed, strikes in points:
+        while strikes > seen:
+            times.append(elapsed)
+            seen += 1
+    if e.summary.strikes > seen and e.summary.game_time_used is not None:
+        times += [e.summary.game_time_used] * (e.summary.strikes - seen)  # the final strike
+    return times
+
+
+def strikes(episodes: Sequence[Episode]) -> Table:
+    rows = []
+    for (pairing, mode), group in _group(episodes, lambda e: (e.pairing, e.mode)).items():
+        scored = [e for e in group if e.scored]
+        times = [strike_times(e) for e in scored]
+        firsts = [t[0] for t in times if t]
+        per_minute = [len(t) / m for t, e in zip(times, scored, strict=True) if (m := _minutes(e))]
+        rows.append((pairing, mode, Rate(len(firsts), len(scored)),
+                     mean([float(e.summary.strikes) for e in scored if e.summary]),
+                     mean(firsts, 1), mean(per_minute)))  # fmt: skip
+    return Table(
+        "strikes", "Strikes and when they happen", "Section 7.2 (strike timelines)",
+        ("pairing", "mode", "episodes with a strike", "strikes per episode",
+         "game seconds to the first strike", "strikes per game minute"),
+        tuple(rows),
+        "The strike timeline plot shows the cumulative strikes over game time.",
+    )  # fmt: skip
+
+
+# ---------------------------------------------------------------------------- model behaviour
+
+
+def localisation(episodes: Sequence[Episode]) -> Table:
+    """Section 8 / Table 9 in play: interactions naming a location not on screen; parser
+    repairs and skipped turns, for model players."""
+    rows = []
+    for (pairing, mode), group in _group(episodes, lambda e: (e.pairing, e.mode)).items():
+        for role in ("defuser", "expert"):
+            if not any((p := e.player(role)) and p.kind == "model" for e in group):
+                continue
+            turns = [t for e in group for t in e.turns if t.role == role]
+            lost = [t for t in turns if any(x.startswith(LOCALISATION_CODES) for x in t.errors)]
+            attempts = sum(t.action.kind == "interact_game" for t in turns) + sum(
+                t.action.kind != "interact_game" for t in lost
+            )
+            rows.append((pairing, mode, role, Rate(len(lost), attempts),
+                         Rate(sum(bool(t.warnings) for t in turns), len(turns)),
+                         Rate(sum(bool(t.errors) for t in turns), len(turns))))  # fmt: skip
+    return Table(
+        "localisation", "Locations not on screen, parser repairs, skipped turns",
+        "Section 8.1, Table 9 (in play)",
+        ("pairing", "mode", "role", "interactions naming a location not on screen",
+         "turns repaired by the parser", "turns skipped"),
+        tuple(rows),
+        "Model players only. Repaired: the parser salvaged the output and warned; skipped: "
+        "nothing valid was left and the turn did nothing (the model was told next turn).",
+    )  # fmt: skip
+
+
+def tokens(episodes: Sequence[Episode]) -> Table:
+    rows = []
+    for (pairing, mode), group in _group(episodes, lambda e: (e.pairing, e.mode)).items():
+        for role in ("defuser", "expert"):
+            turns = [t for e in group for t in e.turns if t.role == role]
+            if not turns:
+                continue
+            calls = [t for t in turns if t.tokens.input or t.tokens.output]
+            hit = [t.tokens.cache_read / t.tokens.input for t in calls if t.tokens.input]
+            rows.append((pairing, mode, role, len(calls),
+                         sum(t.tokens.input for t in turns), sum(t.tokens.output for t in turns),
+                         sum(t.tokens.cache_read for t in turns),
+                         sum(t.tokens.cache_write for t in turns), mean(hit, 3),
+                         mean([t.latency_s for t in turns], 3),
+                         round(sum(t.cost_usd for t in turns), 6)))  # fmt: skip
+    return Table(
+        "tokens", "Tokens, cache, latency and cost per role", "Section 8.3, Appendix H",
+        ("pairing", "mode", "role", "model calls", "input tokens", "output tokens",
+         "cache read", "cache write", "cache hit rate per call", "latency per turn (s)",
+         "cost (USD)"),
+        tuple(rows),
+        "Scripted players make no model calls: zero tokens and cost. Latency: wall seconds "
+        "the policy took per turn.",
+    )  # fmt: skip
+
+
+def _ratio(costs: Sequence[float], counts: Sequence[float]) -> Mean:
+    """Σ cost / Σ count with a bootstrap interval over episodes (``None`` when nothing
+    counted)."""
+    n = len(costs)
+    total = sum(counts)
+    if not n or not total:
+        return Mean(None, None, None, n, 4)
+    value = sum(costs) / total
+    if n < 2:
+        return Mean(value, None, None, n, 4)
+    rng = np.random.default_rng(BOOTSTRAP_SEED)
+    idx = rng.integers(0, n, size=(BOOTSTRAP_RESAMPLES, n))
+    c, k = np.asarray(costs)[idx].sum(axis=1), np.asarray(counts)[idx].sum(axis=1)
+    ok = k > 0
+    low, high = np.percentile(c[ok] / k[ok], [2.5, 97.5])
+    return Mean(value, float(low), float(high), n, 4)
+
+
+def cost(episodes: Sequence[Episode]) -> Table:
+    rows = []
+    for (pairing, mode), group in _group(episodes, lambda e: (e.pairing, e.mode)).items():
+        scored = [e for e in group if e.scored and e.summary]
+        costs = [e.summary.cost_usd for e in scored]  # type: ignore[union-attr]
+        modules = [float(e.summary.modules_solved) for e in scored]  # type: ignore[union-attr]
+        missions = [float(e.outcome == "solved") for e in scored]
+        rows.append((pairing, mode, len(scored), round(sum(costs), 6), mean(costs, 4),
+                     _ratio(costs, modules), _ratio(costs, missions)))  # fmt: skip
+    return Table(
+        "cost", "Cost per episode, per solved module and per solved mission", "Appendix H",
+        ("pairing", "mode", "episodes", "cost (USD)", "cost per episode", "cost per solved module",
+         "cost per solved mission"),
+        tuple(rows),
+        "Ratios of sums over scored episodes with bootstrap intervals; '–' when nothing was "
+        "solved.",
+    )  # fmt: skip
+
+
+ANALYSES: tuple[Callable[[Sequence[Episode]], Table], ...] = (
+    episode_status,
+    outcomes,
+    module_types,
+    failure_split,
+    crossplay,
+    marginals,
+    communication,
+    actions,
+    strikes,
+    localisation,
+    tokens,
+    cost,
+    episode_index,
+)
+
+
+def all_tables(episodes: Sequence[Episode]) -> list[Table]:
+    return [analysis(episodes) for analysis in ANALYSES]

@@ -1,0 +1,234 @@
+"""The episode viewer: one static HTML page per episode, read from its records alone.
+
+A timeline lists both players' turns in the order they started, each with the bomb clock and
+the strikes as last observed; selecting a turn (click, or the arrow keys / j k / Home End)
+shows what the player received, its raw output, the parsed action, the issues it was told
+about, the game's answer, and — for a Defuser turn — the images:
+
+- a model Defuser: exactly the images its request carried (the record keeps them by hash);
+- a scripted Defuser (it is sent no image): the newest frame with the marks it acted on,
+  re-created from the recorded frame and mask (the same drawing a model would have been sent
+  at game resolution), and the previous turn's frame.
+
+Images are copied next to the page, so the folder works offline and can be zipped.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from html import escape
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from gptnt.analysis._load import Episode
+from gptnt.records import TurnEvent, frame_path
+from gptnt.vision import build_marks
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>{title}</title>
+<style>
+body {{ font-family: sans-serif; margin: 0; display: flex; height: 100vh; }}
+#timeline {{ width: 34em; overflow-y: auto; border-right: 1px solid #ccc; margin: 0; padding: 0; }}
+#timeline li {{ list-style: none; padding: 3px 6px; border-bottom: 1px solid #eee; cursor: pointer;
+  font-size: 13px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }}
+#timeline li.expert {{ background: #f4f8ff; }}
+#timeline li.selected {{ background: #ffe9a8; }}
+#timeline li .issue {{ color: #b00; }}
+main {{ flex: 1; overflow-y: auto; padding: 0 1em 2em; }}
+header {{ padding: 0.5em 1em; border-bottom: 1px solid #ccc; }}
+pre {{ white-space: pre-wrap; background: #f6f6f6; padding: 0.5em; }}
+figure {{ display: inline-block; margin: 0 1em 1em 0; vertical-align: top; }}
+figure img {{ max-width: 640px; border: 1px solid #999; }}
+figcaption {{ font-size: 12px; max-width: 640px; }}
+.warn {{ color: #a60; }} .err {{ color: #b00; }}
+</style></head>
+<body>
+<ol id="timeline" data-turns="{turn_count}">{items}</ol>
+<main>
+<header><h1>{title}</h1><p>{about}</p>
+<p><a href="{report}">← report</a> · keys: ↑/↓, j/k, Home/End step through the turns</p></header>
+<section id="turn" aria-live="polite"></section>
+</main>
+<script type="application/json" id="data">{data}</script>
+<script>
+"use strict";
+const turns = JSON.parse(document.getElementById("data").textContent);
+const items = Array.from(document.querySelectorAll("#timeline li"));
+const pane = document.getElementById("turn");
+let current = -1;
+function el(tag, text, cls) {{
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  if (cls) node.className = cls;
+  return node;
+}}
+function show(i) {{
+  if (i < 0 || i >= turns.length) return;
+  if (current >= 0) items[current].classList.remove("selected");
+  current = i;
+  items[i].classList.add("selected");
+  items[i].scrollIntoView({{block: "nearest"}});
+  const t = turns[i];
+  pane.replaceChildren();
+  pane.dataset.index = String(i);
+  pane.append(el("h2", `${{t.role}} turn ${{t.turn}} — clock ${{t.clock}}, strikes ${{t.strikes}}`));
+  for (const img of t.images) {{
+    const fig = el("figure");
+    const pic = el("img");
+    pic.src = img.src;
+    pic.alt = img.caption;
+    pic.className = "shown";
+    fig.append(pic, el("figcaption", img.caption));
+    pane.append(fig);
+  }}
+  const add = (title, text, cls) => {{ pane.append(el("h3", title)); pane.append(el("pre", text, cls)); }};
+  add("Messages received", t.received.length ? t.received.join("\\n---\\n") : "(none)");
+  add("Raw output", t.raw_output || "(empty)");
+  add("Parsed action", JSON.stringify(t.action, null, 1));
+  if (t.warnings.length) add("Warnings (told to the player next turn)", t.warnings.join("\\n"), "warn");
+  if (t.errors.length) add("Errors (the turn was skipped or refused)", t.errors.join("\\n"), "err");
+  add("Result", t.result === null ? "(no game interaction)" : t.result);
+  add("Call", t.call);
+  history.replaceState(null, "", "#t=" + i);
+}}
+items.forEach((item, i) => item.addEventListener("click", () => show(i)));
+document.addEventListener("keydown", (event) => {{
+  const moves = {{ArrowDown: 1, ArrowRight: 1, j: 1, ArrowUp: -1, ArrowLeft: -1, k: -1}};
+  if (event.key in moves) {{ show(current + moves[event.key]); event.preventDefault(); }}
+  else if (event.key === "Home") show(0);
+  else if (event.key === "End") show(turns.length - 1);
+}});
+const start = /^#t=(\\d+)$/.exec(location.hash);
+show(start ? Number(start[1]) : 0);
+</script>
+</body></html>
+"""
+
+
+def clock(seconds: float | None) -> str:
+    if seconds is None:
+        return "–"
+    seconds = max(seconds, 0.0)
+    return f"{int(seconds // 60)}:{seconds % 60:05.2f}"
+
+
+def write_episode_page(episode: Episode, page: Path, report_href: str) -> int:
+    """Write the viewer page of ``episode`` at ``page`` (images in a sibling folder); return
+    the number of turns on its timeline."""
+    assets = page.with_suffix("")
+    if assets.exists():
+        shutil.rmtree(assets)
+    assets.mkdir(parents=True)
+    turns = sorted(episode.turns, key=lambda t: (t.started_at, t.role != "defuser"))
+    data, items = [], []
+    clock_now: float | None = None
+    strikes_now = 0
+    previous: str | None = None  # newest frame of the previous Defuser turn
+    for t in turns:
+        if t.seconds_remaining is not None:
+            clock_now = t.seconds_remaining
+        if t.strikes is not None:
+            strikes_now = t.strikes
+        images = _images(episode, t, previous, assets)
+        if t.role == "defuser" and t.frames:
+            previous = t.frames[-1]
+        summary = _action_text(t)
+        issue = ' <span class="issue">⚑</span>' if t.errors or t.warnings else ""
+        items.append(
+            f'<li class="turn {t.role}" data-role="{t.role}">{escape(t.role[0].upper())}{t.turn} '
+            f"{clock(clock_now)} ✗{strikes_now} {escape(summary)}{issue}</li>"
+        )
+        data.append({
+            "role": t.role, "turn": t.turn, "clock": clock(clock_now), "strikes": strikes_now,
+            "received": t.received, "raw_output": t.raw_output,
+            "action": t.action.model_dump(exclude_none=True), "result": t.result,
+            "warnings": t.warnings, "errors": t.errors, "images": images,
+            "call": (f"latency {t.latency_s:.3f} s; tokens in {t.tokens.input}, out "
+                     f"{t.tokens.output}, cache read {t.tokens.cache_read}, cache write "
+                     f"{t.tokens.cache_write}; cost ${t.cost_usd:.6f}"),
+        })  # fmt: skip
+    s = episode.summary
+    outcome = (
+        f"{s.outcome} ({s.reason}); modules {s.modules_solved}/{len(s.modules)}; strikes "
+        f"{s.strikes}; game time {s.game_time_used or 0:.1f} of {s.time_limit:.0f} s"
+        if s
+        else f"{episode.status}: no summary"
+    )
+    about = (
+        f"Mission {escape(episode.mission_id)}, {escape(episode.mode)}; Defuser "
+        f"{escape(episode.defuser)}, Expert {escape(episode.expert)}; {escape(outcome)}; "
+        f"status {escape(episode.status)}, attempt {episode.attempt}; run {escape(episode.run)}"
+    )
+    payload = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
+    page.write_text(
+        _PAGE.format(title=escape(f"Episode {episode.episode_id}"), about=about,
+                     items="".join(items), turn_count=len(turns), data=payload,
+                     report=escape(report_href)),
+        encoding="utf-8",
+    )  # fmt: skip
+    return len(turns)
+
+
+def _action_text(t: TurnEvent) -> str:
+    a = t.action
+    if a.kind == "send_message":
+        return f"says: {a.message or ''}"
+    if a.kind == "interact_game":
+        return f"{a.name or 'interact'} {a.label or ''}".strip()
+    return "does nothing"
+
+
+def _images(
+    episode: Episode, t: TurnEvent, previous: str | None, assets: Path
+) -> list[dict[str, str]]:
+    if t.role != "defuser":
+        return []
+    if t.shown:  # a model: exactly what it was sent
+        return [{"caption": s.caption, "src": _copy(episode.dir, s.image, assets)}
+                for s in t.shown]  # fmt: skip
+    out = []
+    if previous is not None:
+        out.append({"caption": "The previous turn's frame (not sent: scripted player)",
+                    "src": _copy(episode.dir, previous, assets)})  # fmt: skip
+    if t.frames:
+        marked = recreate_marked(episode.dir, t)
+        if marked is not None:
+            name = f"marked-{t.turn}.png"
+            (assets / name).write_bytes(marked)
+            caption = "The newest frame with the marks the player acted on (re-created from the recorded frame and mask)"
+            out.append({"caption": caption, "src": f"{assets.name}/{name}"})
+        else:
+            out.append({"caption": "The newest frame (no mask recorded)",
+                        "src": _copy(episode.dir, t.frames[-1], assets)})  # fmt: skip
+    return out
+
+
+def recreate_marked(episode_dir: Path, t: TurnEvent) -> bytes | None:
+    """The newest frame of a turn with its set of marks drawn, as a PNG, from the recorded
+    frame, mask and module in view (``None`` without a mask)."""
+    if not t.frames or t.mask is None:
+        return None
+    frame = _read(frame_path(episode_dir, t.frames[-1]))
+    mask = _read(frame_path(episode_dir, t.mask))
+    marks = build_marks(mask, frame, t.focused)  # type: ignore[arg-type]
+    buffer = io.BytesIO()
+    Image.fromarray(marks.draw(frame)).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def _read(path: Path) -> np.ndarray:
+    with Image.open(path) as image:
+        return np.asarray(image.convert("RGB"))
+
+
+def _copy(episode_dir: Path, digest: str, assets: Path) -> str:
+    source = frame_path(episode_dir, digest)
+    target = assets / f"{digest[:16]}.png"
+    if source.exists() and not target.exists():
+        shutil.copyfile(source, target)
+    return f"{assets.name}/{target.name}"

@@ -1,0 +1,71 @@
+"""The report and a viewer page in real headless Chromium (Debian ``chromium``, driven by
+Playwright with the system binary): no console errors, the timeline shows every recorded turn,
+stepping with the keyboard shows that turn's image. Skipped where Chromium or Playwright is
+absent; CI installs both (``.ci/run``, the ``test`` extra)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gptnt.analysis import load_run
+from gptnt.analysis.browser import chromium_path
+
+pytest.importorskip("playwright.sync_api")
+if chromium_path() is None:
+    pytest.skip("chromium is not installed (apt-get install chromium)", allow_module_level=True)
+
+from gptnt.analysis.browser import browser, visit
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_report_and_viewer_in_chromium(run_dir: Path, report_dir: Path) -> None:
+    run = load_run(run_dir)
+    model = next(e for e in run.episodes if "fake-defuser" in e.key)
+    turns = sorted(model.turns, key=lambda t: (t.started_at, t.role != "defuser"))
+    with browser() as context:
+        report = visit(context, report_dir / "report.html")
+        page = report.page
+        assert page.locator("table[data-table]").count() == 13
+        assert page.locator("svg").count() >= 2  # plots drawn inline
+        assert page.locator("a.episode").count() == len(run.episodes)
+        assert page.locator("tr.parked").count() == 1
+        href = page.locator(f'a.episode:text-is("{model.episode_id}")').get_attribute("href")
+        with page.expect_navigation():
+            page.click(f'a.episode:text-is("{model.episode_id}")')
+        assert page.url.split("#")[0].endswith(href)
+        # The viewer, reached from the report as a reader would.
+        viewer = visit(context, report_dir / href)  # a fresh tab, to collect its errors
+        v = viewer.page
+        assert v.locator("#timeline li").count() == len(turns)
+        assert v.locator("#turn").get_attribute("data-index") == "0"
+        target = max(i for i, t in enumerate(turns) if t.role == "defuser" and t.shown)
+        for _ in range(target):
+            v.keyboard.press("ArrowDown")
+        assert v.locator("#turn").get_attribute("data-index") == str(target)
+        assert "selected" in (v.locator("#timeline li").nth(target).get_attribute("class") or "")
+        images = v.locator("#turn img.shown")
+        assert images.count() == len(turns[target].shown)
+        newest = images.nth(images.count() - 1)
+        assert newest.get_attribute("src").endswith(f"{turns[target].shown[-1].image[:16]}.png")
+        v.wait_for_function("() => Array.from(document.images).every(i => i.complete)")
+        assert newest.evaluate("i => i.naturalWidth") == 640
+        v.keyboard.press("Home")
+        assert v.locator("#turn").get_attribute("data-index") == "0"
+        assert report.errors == [] and viewer.errors == []
+
+
+def test_one_command_makes_both_screenshots(report_dir: Path, tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(REPO / "scripts" / "report_screenshots.py"), str(report_dir),
+         "--out", str(tmp_path)],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    for name in ("report.png", "episode.png"):
+        data = (tmp_path / name).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000

@@ -1,0 +1,138 @@
+"""``gptnt report`` and ``gptnt export`` over the committed small run: golden tables, every
+table with rows and intervals, the parked episode visible, viewer pages, exports DuckDB reads."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from gptnt.analysis import REPORT_MD, load_run
+from gptnt.cli import app
+
+GOLDEN = Path(__file__).parent / "golden"
+UPDATE = os.environ.get("GPTNT_UPDATE_GOLDEN") == "1"
+# Tables whose rows must carry an interval (a rate or a mean column).
+ESTIMATED = ("episodes", "outcomes", "module_types", "failure_split", "crossplay", "marginals",
+             "communication", "actions", "strikes", "localisation", "tokens", "cost")  # fmt: skip
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    with path.open(newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def test_the_tables_match_their_goldens(report_dir: Path) -> None:
+    written = sorted((report_dir / "tables").glob("*.csv"))
+    assert len(written) == 13
+    candidates = [*written, report_dir / REPORT_MD]
+    if UPDATE:
+        GOLDEN.mkdir(exist_ok=True)
+        for path in candidates:
+            (GOLDEN / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    for path in candidates:
+        golden = GOLDEN / path.name
+        assert golden.exists(), f"no golden for {path.name}; GPTNT_UPDATE_GOLDEN=1 writes it"
+        assert path.read_text(encoding="utf-8") == golden.read_text(encoding="utf-8"), path.name
+
+
+def test_every_table_has_rows_and_every_estimate_its_interval_and_n(report_dir: Path) -> None:
+    for key in ESTIMATED:
+        rows = _rows(report_dir / "tables" / f"{key}.csv")
+        assert rows, f"{key} has no rows"
+        lows = [c for c in rows[0] if c.endswith("_ci_low")]
+        assert lows, f"{key} has no interval"
+        for row in rows:
+            for low in lows:
+                stem = low.removesuffix("_ci_low")
+                assert f"{stem}_n" in row
+                if row[stem] and int(row[f"{stem}_n"]) > 1:
+                    assert float(row[low]) <= float(row[stem]) <= float(row[f"{stem}_ci_high"])
+
+
+def test_the_parked_episode_is_shown_and_kept_out_of_n(run_dir: Path, report_dir: Path) -> None:
+    index = _rows(report_dir / "tables" / "episode_index.csv")
+    assert len(index) == len(load_run(run_dir).episodes) == 5
+    parked = [r for r in index if r["status"] == "parked"]
+    assert len(parked) == 1 and parked[0]["mission"] == "Keypad-234"
+    assert "not ready" in parked[0]["reason"]
+    oracle = [r for r in _rows(report_dir / "tables" / "episodes.csv")
+              if r["pairing"].startswith("oracle") and r["mode"] == "sync"]  # fmt: skip
+    assert [(r["episodes"], r["parked"], r["solved_n"]) for r in oracle] == [("2", "1", "1")]
+    outcome = next(r for r in _rows(report_dir / "tables" / "outcomes.csv")
+                   if r["mission"] == "Keypad-234")  # fmt: skip
+    assert outcome["outcomes"] == "⚠️" and outcome["solved_n"] == "0"
+    assert outcome["not scored"] == "1"
+
+
+def test_one_viewer_page_per_episode_with_every_recorded_turn(
+    run_dir: Path, report_dir: Path
+) -> None:
+    run = load_run(run_dir)
+    html = (report_dir / "report.html").read_text(encoding="utf-8")
+    for episode in run.episodes:
+        page = report_dir / "episodes" / run.name / f"{episode.episode_id}.html"
+        text = page.read_text(encoding="utf-8")
+        assert f'data-turns="{len(episode.turns)}"' in text
+        assert text.count('<li class="turn ') == len(episode.turns)
+        assert f'href="episodes/{run.name}/{episode.episode_id}.html"' in html
+    model = next(e for e in run.episodes if "fake-defuser" in e.key)
+    folder = report_dir / "episodes" / run.name / model.episode_id
+    shown = {s.image[:16] for t in model.turns for s in t.shown}
+    assert shown and shown <= {p.stem for p in folder.glob("*.png")}
+    assert "http" not in html.replace("http://www.w3.org/2000/svg", "")  # nothing fetched
+
+
+def test_exports_load_in_one_line(run_dir: Path, tmp_path: Path) -> None:
+    duckdb = pytest.importorskip("duckdb")
+    run = load_run(run_dir)
+    turns = sum(len(e.turns) for e in run.episodes)
+    for fmt in ("parquet", "csv"):
+        result = CliRunner().invoke(app, ["export", str(run_dir), "--format", fmt, "--out",
+                                          str(tmp_path / fmt)])  # fmt: skip
+        assert result.exit_code == 0, result.output
+        episodes = duckdb.sql(f"from '{tmp_path / fmt / f'episodes.{fmt}'}'")
+        assert len(episodes.fetchall()) == 5
+        count = duckdb.sql(f"select count(*) from '{tmp_path / fmt / f'turns.{fmt}'}'").fetchall()[
+            0
+        ]
+        assert count == (turns,)
+    row = duckdb.sql(
+        f"select defuser_model, defuser_temperature, defuser_prompt_hash, harness_version, "
+        f"outcome, tokens_input from '{tmp_path / 'parquet' / 'episodes.parquet'}' "
+        f"where defuser_kind = 'model'"
+    ).fetchall()[0]
+    assert row[0] == "vllm:fake-defuser" and row[1] == 0.6 and len(row[2]) == 64
+    assert row[3] and row[4] == "solved" and row[5] > 0
+    statuses = duckdb.sql(
+        f"select status, count(*) from '{tmp_path / 'parquet' / 'episodes.parquet'}' group by 1 order by 1"
+    ).fetchall()
+    assert statuses == [("finished", 4), ("parked", 1)]
+    warnings = duckdb.sql(
+        f"select warnings from '{tmp_path / 'parquet' / 'turns.parquet'}' limit 1"
+    ).fetchall()[0]
+    assert isinstance(json.loads(warnings[0]), list)
+
+
+def test_bad_arguments_are_one_line(tmp_path: Path, run_dir: Path) -> None:
+    runner = CliRunner()
+    for args, needle in (
+        (["report", str(tmp_path), "--out", str(tmp_path / "o")], "RUN_DIR"),
+        (["export", str(run_dir), "--format", "xml", "--out", str(tmp_path / "o")], "--format"),
+        (["report", str(run_dir), "--out", str(run_dir / "r")], "--out"),
+        (["report", str(run_dir), str(run_dir), "--out", str(tmp_path / "o")], "given twice"),
+    ):
+        result = runner.invoke(app, args)
+        assert result.exit_code != 0 and needle in str(result.exception), (args, result.output)
+        assert "\n" not in str(result.exception)
+    assert not (run_dir / "r").exists() and not (tmp_path / "o").exists()
+
+
+def test_terminal_report_without_out(run_dir: Path) -> None:
+    result = CliRunner().invoke(app, ["report", str(run_dir)], env={"COLUMNS": "250"})
+    assert result.exit_code == 0, result.output
+    assert "Keypad-234" in result.output and "Success rates" in result.output

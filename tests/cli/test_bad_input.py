@@ -1,0 +1,219 @@
+"""Bad input to ``gptnt run``, through the real ``gptnt`` script: each row is one mistake and
+the one line it must get, naming the field and the fix. Every row exits non-zero, prints no
+traceback, and leaves no run directory. The rows run concurrently (each is a process of its
+own) so the table costs seconds, not a minute.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from gptnt.missions import DEFAULT_MISSIONS_DIR, MISSIONS_DIR_ENV
+from gptnt.players.backends import OFFLINE_ENV
+
+GPTNT = Path(sys.executable).parent / "gptnt"
+KEYS = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "VLLM_API_KEY")
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    args: tuple[str, ...]
+    expect: tuple[str, ...]
+    """Fragments of the one error line, in order."""
+    files: dict[str, str | bytes] = field(default_factory=dict)
+    """Files made in the working directory first (``missions/…`` lands in a missions copy)."""
+    absent: tuple[str, ...] = ()
+    """Fragments the line must not contain."""
+
+
+# Ports filled in by the fixture: {closed} refuses connections; {silent} accepts and never
+# answers (a hanging game).
+ROWS = [
+    Row("anthropic key missing", ("--expert", "anthropic:claude-sonnet-4-6"),
+        ("api_key_env: $ANTHROPIC_API_KEY is not set", "export it")),
+    Row("google key missing", ("--expert", "google:gemini-3-flash-preview"),
+        ("api_key_env: $GOOGLE_API_KEY is not set", "export it")),
+    Row("shipped claude config, no key", ("--expert", "claude-sonnet-4-6"),
+        ("player claude-sonnet-4-6: api_key_env: $ANTHROPIC_API_KEY is not set",)),
+    Row("shipped gemini config, no key", ("--expert", "gemini-3-flash"),
+        ("$GEMINI_API_KEY is not set",)),
+    Row("shipped gpt config, no key", ("--defuser", "gpt-5-2"), ("$OPENAI_API_KEY is not set",)),
+    Row("shipped vllm config, no key", ("--expert", "qwen3-5-27b"),
+        ("$VLLM_API_KEY is not set", "any value if the vLLM server runs without --api-key")),
+    Row("openai with base_url and no key", ("--expert", "openai-local.yaml"),
+        ("$OPENAI_API_KEY is not set", "use model: vllm:"),
+        files={"openai-local.yaml": "model: openai:gpt-x\nbase_url: http://127.0.0.1:{closed}/v1\n"}),
+    Row("vllm without base_url", ("--expert", "vllm-nourl.yaml"),
+        ("vllm-nourl.yaml: base_url: required for vllm", "http://127.0.0.1:8000/v1"),
+        files={"vllm-nourl.yaml": "model: vllm:some-model\n"}),
+    Row("vllm base_url malformed", ("--expert", "vllm-bad.yaml"),
+        ("vllm-bad.yaml: base_url: '127.0.0.1:8000/v1' has no scheme",),
+        files={"vllm-bad.yaml": "model: vllm:m\nbase_url: 127.0.0.1:8000/v1\n"}),
+    Row("vllm server not answering", ("--expert", "vllm-down.yaml"),
+        ("player vllm-down: base_url: http://127.0.0.1:{closed}/v1 is not answering",
+         "start the server or fix base_url"),
+        files={"vllm-down.yaml": "model: vllm:m\nbase_url: http://127.0.0.1:{closed}/v1\n"}),
+    Row("player YAML syntax error", ("--expert", "broken.yaml"),
+        ("broken.yaml: not valid YAML (line 3, column 1:", "fix the file's syntax"),
+        files={"broken.yaml": "model: vllm:m\nbase_url: [http://127.0.0.1:8000/v1\n"}),
+    Row("game URL with ftp scheme", ("--game", "ftp://localhost:8085"),
+        ("--game 'ftp://localhost:8085': has scheme 'ftp'; use http or https", "or sim")),
+    Row("game URL without scheme", ("--game", "localhost:8085"),
+        ("--game 'localhost:8085': has no scheme; write it as http://localhost:8085",)),
+    Row("game URL port out of range", ("--game", "http://localhost:99999"),
+        ("--game 'http://localhost:99999': has a port outside 1–65535",)),
+    Row("game unreachable", ("--game", "http://127.0.0.1:{closed}"),
+        ("--game http://127.0.0.1:{closed}: /health did not answer", "or use --game sim")),
+    Row("game hanging", ("--game", "http://127.0.0.1:{silent}"),
+        ("--game http://127.0.0.1:{silent}: /health did not answer", "or use --game sim")),
+    Row("redis unreachable", ("--redis-url", "redis://127.0.0.1:{closed}/0"),
+        ("--redis-url 'redis://127.0.0.1:{closed}/0': no Redis answering",
+         "leave --redis-url out")),
+    Row("redis hanging", ("--redis-url", "redis://:secret@127.0.0.1:{silent}/0"),
+        ("--redis-url 'redis://:***@127.0.0.1:{silent}/0': no Redis answering",),
+        absent=("secret",)),
+    Row("redis URL malformed", ("--redis-url", "redis://127.0.0.1:port/0"),
+        ("--redis-url 'redis://127.0.0.1:port/0': has a port that is not a number",)),
+    Row("redis URL with http scheme", ("--redis-url", "http://127.0.0.1:6379"),
+        ("has scheme 'http'; use redis or rediss or unix",)),
+    Row("out is a file", ("--out", "taken"), ("--out taken: is a file, not a directory",),
+        files={"taken": "x"}),
+    Row("binary junk mission breaks only itself", ("--expert", "anthropic:claude-sonnet-4-6"),
+        ("$ANTHROPIC_API_KEY is not set",),
+        files={"missions/single/Junk-1.json": bytes(range(256))}, absent=("Junk",)),
+    Row("binary junk mission, asked for", ("--mission", "Junk-1"),
+        ("Junk-1.json: not UTF-8 text (byte ", "fix or remove it"),
+        files={"missions/single/Junk-1.json": bytes(range(128, 256))}),
+    Row("time limit of 1e12 s", ("--mission", "Wires-999"),
+        ("Wires-999.json: config.timeLimit: Input should be less than or equal to 86400",),
+        files={"missions/single/Wires-999.json": '{"id": "Wires-999", "kind": "single", '
+               '"title": "Wires", "config": {"seed": 999, "timeLimit": 1e12, '
+               '"components": ["Wires"]}}'}),
+]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Result:
+    row: Row
+    returncode: int
+    stdout: str
+    stderr: str
+    workdir: Path
+    ports: dict[str, int]
+    wall_s: float
+    """Wall seconds of the process (reported with ``-s``, never asserted)."""
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _fill(text: str, ports: dict[str, int]) -> str:
+    for name, port in ports.items():
+        text = text.replace("{" + name + "}", str(port))
+    return text
+
+
+def _run(row: Row, base: Path, ports: dict[str, int]) -> Result:
+    work = base / row.name.replace(" ", "-").replace(",", "")
+    work.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in KEYS}
+    env[OFFLINE_ENV] = "1"
+    env.pop("GPTNT_REDIS_URL", None)
+    for name, content in row.files.items():
+        if name.startswith("missions/"):
+            if not (work / "missions").exists():
+                shutil.copytree(DEFAULT_MISSIONS_DIR, work / "missions")
+            env[MISSIONS_DIR_ENV] = str(work / "missions")
+        path = work / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(_fill(content, ports))
+    args = [_fill(a, ports) for a in row.args]
+    if "--mission" not in args:
+        args = ["--mission", "Wires-234", *args]
+    if "--out" not in args:
+        args += ["--out", "runs"]
+    started = time.monotonic()
+    proc = subprocess.run(
+        [str(GPTNT), "run", "--mode", "sync", "--quiet", *args],
+        cwd=work, env=env, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    took = time.monotonic() - started
+    return Result(row, proc.returncode, proc.stdout, proc.stderr, work, ports, took)
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Result]]:
+    if not GPTNT.exists():
+        pytest.skip(f"console script {GPTNT} not installed")
+    base = tmp_path_factory.mktemp("bad-input")
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(64)  # accepts into the backlog, never answers
+    ports = {"closed": _free_port(), "silent": silent.getsockname()[1]}
+    try:
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            done = list(pool.map(lambda row: _run(row, base, ports), ROWS))
+        for r in done:
+            print(f"{r.wall_s:6.2f} s  {r.row.name}")
+        yield {r.row.name: r for r in done}
+    finally:
+        silent.close()
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[r.name for r in ROWS])
+def test_bad_input_gets_one_line(row: Row, results: dict[str, Result]) -> None:
+    result = results[row.name]
+    lines = result.stderr.strip().splitlines()
+    assert result.returncode not in (0, 130), (result.returncode, result.stderr)
+    assert len(lines) == 1, result.stderr
+    line = lines[0]
+    assert line.startswith("error: "), line
+    position = 0
+    for fragment in row.expect:
+        fragment = _fill(fragment, result.ports)
+        found = line.find(fragment, position)
+        assert found >= 0, (fragment, line)
+        position = found + len(fragment)
+    for fragment in row.absent:
+        assert fragment not in line, (fragment, line)
+    # Checked before anything started: no run directory, no episode output.
+    assert not (result.workdir / "runs").exists()
+    assert "Traceback" not in result.stderr and result.stdout.strip() == ""
+
+
+def test_a_broken_mission_file_breaks_only_the_commands_that_need_it(tmp_path: Path) -> None:
+    if not GPTNT.exists():
+        pytest.skip(f"console script {GPTNT} not installed")
+    shutil.copytree(DEFAULT_MISSIONS_DIR, tmp_path / "missions")
+    (tmp_path / "missions" / "single" / "Junk-1.json").write_bytes(bytes(range(256)))
+    env = {**os.environ, MISSIONS_DIR_ENV: str(tmp_path / "missions")}
+
+    def gptnt(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(GPTNT), *args], env=env, capture_output=True, text=True, timeout=60, check=False
+        )
+
+    shown = gptnt("missions", "show", "Wires-234")
+    assert shown.returncode == 0, shown.stderr
+    listed = gptnt("missions", "list")  # the catalogue needs every file
+    assert listed.returncode != 0
+    assert listed.stderr.strip().splitlines() == [listed.stderr.strip()]
+    assert "Junk-1.json: not UTF-8 text" in listed.stderr
