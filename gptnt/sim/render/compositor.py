@@ -54,7 +54,7 @@ from gptnt.sim.render.faces import (
     paste,
     timer_module,
 )
-from gptnt.sim.render.framing import FaceLayout, Placement
+from gptnt.sim.render.framing import Box, FaceLayout, Placement
 from gptnt.sim.render.modules import drawer_for
 
 if TYPE_CHECKING:
@@ -158,29 +158,21 @@ class Compositor:
             lambda: self._face_layer(bomb, on_front, placement),
         )
         frame = base.copy()
-        ids = np.zeros(frame.shape[:2], np.uint8)
-        covers: list[tuple[int, np.ndarray, tuple[int, int]]] = []
-        for k, engine in enumerate(modules):
+        ids = (
+            self._static_layer(("face-ids", on_front), lambda: self._face_ids(modules, placement))
+            if focused is None
+            else np.zeros(frame.shape[:2], np.uint8)
+        )
+        for engine in modules:
             box = layout.slot_box(engine.slot.index, placement)
             image, small_ids = self._module_picture(engine, scene.t, box[2] - box[0])
             paste(frame, image, box[:2])
             paint_led(frame, box, led_colour(engine, scene.t))
-            # a drawer may add what covers its module unless zoomed into (the Button's lid),
-            # which can stick out of the slot; the mod's mask covers it zoomed out
-            overlay = getattr(drawer_for(engine.kind), "overlay", None)
-            if overlay is not None and engine is not focused:
-                rgba, (dx, dy) = overlay(box[2] - box[0])
-                at = (box[0] + dx, box[1] + dy)
-                blend(frame, rgba, at)
-                covers.append((k + 1, rgba[..., 3] > 0, at))
+            cover = None if engine is focused else _cover(engine, box)
+            if cover is not None:
+                blend(frame, *cover)
             if engine is focused:
                 paste(ids, small_ids, box[:2])
-        if focused is None:  # covers first: a neighbour's own slot wins over a cover
-            for k, where, at in covers:
-                paint(ids, where, at, k)
-            for k, engine in enumerate(modules):
-                x0, y0, x1, y1 = layout.slot_box(engine.slot.index, placement)
-                paint(ids, np.ones((y1 - y0, x1 - x0), bool), (x0, y0), k + 1)
         if timer_slot is not None:
             box = layout.slot_box(timer_slot, placement)
             paste(
@@ -200,6 +192,20 @@ class Compositor:
             paint_highlight(frame, layout.slot_box(hovered.slot.index, placement))
         targets = tuple(modules) if focused is None else tuple(focused.elements())
         return Picture(frame, ids, targets)
+
+    def _face_ids(self, modules: list[ModuleEngine], placement: Placement) -> np.ndarray:
+        """Zoomed out: module k + 1 over its slot and over any cover sticking out of it (covers
+        first, so that a neighbour's own slot wins over a cover)."""
+        layout = self.layout
+        ids = np.zeros((layout.height, layout.width), np.uint8)
+        boxes = [layout.slot_box(engine.slot.index, placement) for engine in modules]
+        for k, (engine, box) in enumerate(zip(modules, boxes, strict=True)):
+            cover = _cover(engine, box)
+            if cover is not None:
+                paint(ids, cover[0][..., 3] > 0, cover[1], k + 1)
+        for k, (x0, y0, x1, y1) in enumerate(boxes):
+            paint(ids, np.ones((y1 - y0, x1 - x0), bool), (x0, y0), k + 1)
+        return ids
 
     def _face_layer(self, bomb: Bomb, on_front: bool, placement: Placement) -> np.ndarray:
         taken = {m.slot.index for m in bomb.modules_on_face(on_front)}
@@ -263,6 +269,17 @@ class Compositor:
         if len(self._modules) > MODULE_CACHE_SIZE:
             self._modules.popitem(last=False)
         return image, ids
+
+
+def _cover(engine: ModuleEngine, box: Box) -> tuple[np.ndarray, tuple[int, int]] | None:
+    """What covers a module unless it is zoomed into (the Button's translucent lid, which can
+    stick out of the slot), as an RGBA picture and its top-left pixel; None for most kinds.
+    The mod's mask covers it zoomed out."""
+    overlay = getattr(drawer_for(engine.kind), "overlay", None)
+    if overlay is None:
+        return None
+    rgba, (dx, dy) = overlay(box[2] - box[0])
+    return rgba, (box[0] + dx, box[1] + dy)
 
 
 def format_for(bomb: Bomb, t: float) -> str:

@@ -337,7 +337,9 @@ def blend(frame: np.ndarray, rgba: np.ndarray, at: tuple[int, int]) -> None:
     """Composite the translucent ``rgba`` picture over ``frame`` at ``at`` (x, y), clipped."""
     s = clipped(frame.shape, rgba.shape[:2], at)
     if s is not None:
-        part = rgba[s[2], s[3]].astype(np.float32)
-        alpha = part[..., 3:] / 255.0
-        under = frame[s[0], s[1]].astype(np.float32)
-        frame[s[0], s[1]] = (under * (1 - alpha) + part[..., :3] * alpha).astype(np.uint8)
+        part = rgba[s[2], s[3]].astype(np.uint16)
+        alpha = part[..., 3:]
+        under = frame[s[0], s[1]].astype(np.uint16)
+        frame[s[0], s[1]] = ((under * (255 - alpha) + part[..., :3] * alpha) // 255).astype(
+            np.uint8
+        )
