@@ -17,6 +17,7 @@ import numpy as np
 from gptnt.analysis._load import Episode
 from gptnt.analysis._stats import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, Mean, Rate, mean
 from gptnt.analysis._table import Table
+from gptnt.records import TurnEvent
 
 ICONS = {"solved": "✅", "timeout": "⏰", "strikeout": "💥", "crashed": "⚠️"}
 LOCALISATION_CODES = ("unknown_label", "off_screen")
@@ -162,12 +163,22 @@ def failure_split(episodes: Sequence[Episode]) -> Table:
         n = len(scored)
         count = Counter(e.outcome for e in scored)
         solved_modules = [float(e.summary.modules_solved) for e in scored if e.summary]
+        at_timeout = [
+            float(e.summary.strikes) for e in scored if e.summary and e.outcome == "timeout"
+        ]
+        at_strikeout = [
+            e.summary.game_time_used
+            for e in scored
+            if e.summary and e.outcome == "strikeout" and e.summary.game_time_used is not None
+        ]
         rows.append((pairing, mode, missions, Rate(count["solved"], n), Rate(count["timeout"], n),
-                     Rate(count["strikeout"], n), mean(solved_modules), _not_scored(group)))  # fmt: skip
+                     Rate(count["strikeout"], n), mean(solved_modules), mean(at_timeout),
+                     mean(at_strikeout, 1), _not_scored(group)))  # fmt: skip
     return Table(
-        "failure_split", "Success rates: solved, timeout and strikeout", "Appendix M",
+        "failure_split", "Success rates: solved, timeout and strikeout", "Appendix M (Tables M.28–29, N.30–31)",
         ("pairing", "mode", "missions", "solved", "timeout", "strikeout",
-         "modules solved per episode", "not scored"),
+         "modules solved per episode", "strikes at timeout", "game seconds at strikeout",
+         "not scored"),
         tuple(rows),
     )  # fmt: skip
 
@@ -262,6 +273,97 @@ def actions(episodes: Sequence[Episode]) -> Table:
         tuple(rows),
         "Module in view: the module the Defuser was zoomed into ('bomb' when zoomed out; "
         "'–' for the Expert, who sees no bomb).",
+    )  # fmt: skip
+
+
+NAVIGATION = frozenset({"zoom_out", "rotate_left", "rotate_right", "roll_up", "roll_down", "flip"})
+"""Interactions that move the view rather than act on a module (paper Table E.17)."""
+PHASES = ("early", "middle", "late")
+ACTION_CLASSES = ("wait", "message", "navigate", "interact")
+
+
+def action_class(t: TurnEvent) -> str:
+    """The paper's four action types: wait, message, navigate (turn the bomb, zoom out, or pick
+    a module on the bomb face), interact (act on the module in view)."""
+    a = t.action
+    if a.kind == "do_nothing":
+        return "wait"
+    if a.kind == "send_message":
+        return "message"
+    if a.name in NAVIGATION or (t.role == "defuser" and t.focused is None):
+        return "navigate"
+    return "interact"
+
+
+def action_phases(episodes: Sequence[Episode]) -> Table:
+    """Figure 7 / Table P.32: the action types per role, player and outcome, in the early,
+    middle and late third of each episode's turns."""
+    counts: dict[tuple[str, str, str, str, str], Counter[str]] = defaultdict(Counter)
+    for e in episodes:
+        if not e.scored:
+            continue
+        for role in ("defuser", "expert"):
+            mine = [t for t in e.turns if t.role == role]
+            player = e.defuser if role == "defuser" else e.expert
+            for i, t in enumerate(mine):
+                phase = PHASES[min(2, 3 * i // len(mine))]
+                counts[(e.mode, role, player, e.outcome, phase)][action_class(t)] += 1
+    rows = []
+    for (mode, role, player, outcome, phase), counter in sorted(
+        counts.items(), key=lambda kv: (*kv[0][:4], PHASES.index(kv[0][4]))
+    ):
+        n = sum(counter.values())
+        rows.append((mode, role, player, outcome, phase,
+                     *(Rate(counter[c], n) for c in ACTION_CLASSES)))  # fmt: skip
+    return Table(
+        "action_phases", "Action types by role, outcome and game phase", "Figure 7, Table P.32",
+        ("mode", "role", "player", "outcome", "phase", *ACTION_CLASSES),
+        tuple(rows),
+        "Phase: the first, middle and last third of the role's turns in each episode. Navigate: "
+        "zoom out, rotate, flip, roll, or pick a module on the bomb face; interact: act on the "
+        "module in view.",
+    )  # fmt: skip
+
+
+def strike_outcomes(episodes: Sequence[Episode]) -> Table:
+    """Figure 8: how the episodes that reached k strikes ended."""
+    rows = []
+    for (pairing, mode), group in _group(episodes, lambda e: (e.pairing, e.mode)).items():
+        scored = [e for e in group if e.scored and e.summary]
+        for k in range(max([e.summary.strikes for e in scored] + [0]) + 1):  # type: ignore[union-attr]
+            reached = [e for e in scored if e.summary.strikes >= k]  # type: ignore[union-attr]
+            n = len(reached)
+            count = Counter(e.outcome for e in reached)
+            rows.append((pairing, mode, k, Rate(count["solved"], n), Rate(count["timeout"], n),
+                         Rate(count["strikeout"], n)))  # fmt: skip
+    return Table(
+        "strike_outcomes", "Outcomes after reaching k strikes", "Figure 8",
+        ("pairing", "mode", "strikes reached", "solved", "timeout", "strikeout"),
+        tuple(rows),
+    )  # fmt: skip
+
+
+def self_other(episodes: Sequence[Episode]) -> Table:
+    """Table 7: communication rate (share of turns with a message) in self-play (the same
+    player in both roles) and other-play, per role."""
+    counts: dict[tuple[str, str, str, str], list[int]] = defaultdict(lambda: [0, 0])
+    for e in episodes:
+        d, x = e.player("defuser"), e.player("expert")
+        if d is None or x is None:
+            continue  # solo: nobody to talk to
+        play = "self" if d.policy == x.policy else "other"
+        for t in e.turns:
+            player = d if t.role == "defuser" else x
+            cell = counts[(e.mode, player.policy, t.role, play)]
+            cell[0] += t.action.kind == "send_message"
+            cell[1] += 1
+    rows = [(mode, player, role, play, Rate(k, n))
+            for (mode, player, role, play), (k, n) in sorted(counts.items())]  # fmt: skip
+    return Table(
+        "self_other", "Communication in self-play and other-play", "Table 7",
+        ("mode", "player", "role", "play", "turns that message"),
+        tuple(rows),
+        "Self-play: the same policy or model in both roles.",
     )  # fmt: skip
 
 
@@ -405,8 +507,11 @@ ANALYSES: tuple[Callable[[Sequence[Episode]], Table], ...] = (
     crossplay,
     marginals,
     communication,
+    self_other,
     actions,
+    action_phases,
     strikes,
+    strike_outcomes,
     localisation,
     tokens,
     cost,
