@@ -52,7 +52,7 @@ from gptnt.protocol._kinds import KINDS
 from gptnt.protocol._mission import Lifecycle, MissionConfig
 from gptnt.protocol._state import BombState
 from gptnt.rules import oracle
-from gptnt.rules._steps import Hold, Press, Release
+from gptnt.rules._steps import Hold, Press, Release, Step
 from gptnt.rules.ruleset import V1, Ruleset
 from gptnt.sim.bomb import Bomb, BombSpec
 from gptnt.sim.camera import TURNS, Camera
@@ -114,6 +114,20 @@ class _Mission:
     ring: deque[np.ndarray] = field(default_factory=lambda: deque(maxlen=RING_SIZE))
     magic_order: list[ModuleEngine] = field(default_factory=list)
     magic_history: dict[int, list[object]] = field(default_factory=dict)
+    magic_plan: dict[int, _MagicPlan] = field(default_factory=dict)
+
+
+@dataclass
+class _MagicPlan:
+    """The oracle's steps for one module's current stage, carried out one per ``magic``.
+
+    The exported state does not show progress *within* a stage (Simon's presses so far), so
+    asking the oracle again after each press would restart the stage: the plan is kept until
+    it is used up or a strike changes the rules in force (Simon's strike row).
+    """
+
+    steps: list[Step]
+    strikes: int
 
 
 class Game:
@@ -127,8 +141,12 @@ class Game:
         ruleset: Ruleset = V1,
         clock: Callable[[], float] = time.monotonic,
         transition_seconds: float = 0.2,
+        capture_frames: bool = True,
     ) -> None:
+        """``capture_frames=False``: the ring stays empty (``/buffer`` has the mask only), for
+        in-process players that read no pixels (the random baseline, ``magic`` tests)."""
         self.ruleset = ruleset
+        self._capture_frames = capture_frames
         self._clock = clock
         self._transition = transition_seconds
         self._compositor = Compositor(width, height)
@@ -395,6 +413,7 @@ class Game:
                 abs(k * FRAME_PERIOD - p) < _EPS
                 and render_from <= k <= capture_to
                 and mission.capturing
+                and self._capture_frames
                 and bomb.outcome is None
             ):
                 mission.ring.append(self._picture(mission).image)
@@ -553,16 +572,24 @@ class Game:
         bomb = mission.bomb
         if engine.emerging(bomb.now):
             return "Can't do step now, try again later"
-        state = engine.export(bomb.now, in_focus=True)
-        history = mission.magic_history.setdefault(id(engine), [])
-        steps = oracle.solve(state, bomb.edgework, self.ruleset, bomb.strike_count, history=history)
-        if not steps:
+        plan = mission.magic_plan.get(id(engine))
+        if plan is None or not plan.steps or plan.strikes != bomb.strike_count:
+            state = engine.export(bomb.now, in_focus=True)
+            history = mission.magic_history.get(id(engine), [])
+            steps = oracle.solve(
+                state, bomb.edgework, self.ruleset, bomb.strike_count, history=history
+            )
+            plan = _MagicPlan(list(steps), bomb.strike_count)
+            mission.magic_plan[id(engine)] = plan
+        if not plan.steps:
             return "Can't do step now, try again later"
-        step = steps[0]
+        step = plan.steps[0]
         remaining = bomb.seconds_remaining()
         if isinstance(step, Press):
             if step.when is not None and not step.when.holds(remaining):
                 return "Can't do step now, try again later"
+            state = engine.export(bomb.now, in_focus=True)
+            history = mission.magic_history.get(id(engine), [])
             mission.magic_history[id(engine)] = oracle.record(state, step, history)
             bomb.press(engine, step.element)
             bomb.release(engine, step.element)
@@ -573,6 +600,7 @@ class Game:
             if mission.held is None or not step.when.holds(remaining):
                 return "Can't do step now, try again later"
             self._release(mission)
+        plan.steps.pop(0)
         return "Solved one step"
 
     def _lottery(self, mission: _Mission, x: float | None, y: float | None) -> str:
