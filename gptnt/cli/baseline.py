@@ -1,93 +1,127 @@
-"""``gptnt baseline random``: the paper's random-Defuser baseline, per module type, fast.
+"""``gptnt baseline random``: the paper's random-Defuser baseline, per module type, on every core.
 
-No model is involved, so there is no Redis and no service: each episode drives the simulator's
-in-process ``Game`` directly in sync mode (virtual time: one random action, then one 3 s
-``/timestep``, until the bomb is solved or explodes). The random Defuser is the same as the
-scripted ``random`` player: uniform over clicking or holding each interactable region of the
-current segmentation mask, release, zoom out and the five rotations.
+The Defuser is the scripted ``random`` player of ``gptnt run``/``suite run`` (the same class,
+seeded by mission, seed and repeat), played in-process against the simulator in sync mode with
+an idle Expert (``services.manager.play_baseline``): no Redis and no services, so 11 module types
+× 1,000 episodes take minutes. Every episode is recorded like a served one (``events.jsonl``,
+``summary.json``, the run's ledger), so ``gptnt report`` reads a baseline run too.
+
+Exit codes: 0 done; 1 bad input (one line naming the option).
 """
 
 from __future__ import annotations
 
-import random
+import os
+import sys
+import time
 from collections import defaultdict
-from typing import TYPE_CHECKING, Annotated
+from pathlib import Path
+from typing import Annotated
 
 import typer
-
-if TYPE_CHECKING:
-    from gptnt.missions import Mission
-
-_UNLOCATED = ("out", "release", "left", "right", "up", "down", "flip")
-
-
-def random_episode(mission: Mission, seed: int, *, width: int = 320, height: int = 240) -> str:
-    """Play one sync episode with the random Defuser; the outcome (solved/strikeout/timeout)."""
-    from gptnt.protocol import Lifecycle
-    from gptnt.sim.game import Game
-    from gptnt.vision import find_regions
-
-    rng = random.Random(f"baseline:{mission.id}:{seed}")
-    # A frozen wall clock: game time moves only through /timestep (virtual, instant).
-    game = Game(width=width, height=height, transition_seconds=0.0, clock=lambda: 0.0)
-    game.health()
-    game.start_mission(mission.config)
-    while game.health() != Lifecycle.LIGHTS_ON.value:
-        game.timestep()
-    while True:
-        state = game.state()
-        if state.all_solved or state.is_detonated:
-            break
-        frame = game.buffer(last=1)
-        regions = find_regions(frame.mask) if frame.mask is not None else []
-        choices = [(name, None) for name in _UNLOCATED]
-        choices += [(name, region) for region in regions for name in ("click", "hold")]
-        name, region = rng.choice(choices)
-        if region is None:
-            game.action(name, None, None)
-        else:
-            x, y = region.click
-            game.action(name, (x + 0.5) / width, (y + 0.5) / height)
-        state = game.state()
-        if state.all_solved or state.is_detonated:
-            break
-        game.timestep()
-    if state.all_solved:
-        return "solved"
-    return "timeout" if state.timer_module.seconds_remaining <= 0 else "strikeout"
 
 
 def baseline_random(
     repeats: Annotated[int, typer.Option(min=1, help="Episodes per single-module mission.")] = 3,
     module: Annotated[str | None, typer.Option(help="Only this module type (e.g. Wires).")] = None,
+    workers: Annotated[int, typer.Option(min=0, help="Worker processes; 0 = one per core.")] = 0,
+    out: Annotated[Path, typer.Option(help="Directory for the run's records.")] = Path("runs"),
+    per_mission: Annotated[
+        bool, typer.Option(help="Also print each mission's rate (the bombs differ a lot).")
+    ] = False,
 ) -> None:
     """Success rate of the random Defuser per module type (single-module missions, sync)."""
     from rich.console import Console
-    from rich.progress import track
-    from rich.table import Table
 
-    from gptnt.cli.report import wilson
     from gptnt.errors import ConfigError
     from gptnt.missions import load_missions
+    from services.manager import baseline_spec, play_baseline
 
     missions = [m for m in load_missions().values() if m.kind == "single"]
     if module:
         missions = [m for m in missions if m.config.components[0] == module]
         if not missions:
-            raise ConfigError(f"--module {module!r}: no single-module missions of that type")
-    results: dict[str, list[str]] = defaultdict(list)
-    jobs = [(m, r) for m in missions for r in range(repeats)]
-    for mission, r in track(jobs, description="random Defuser"):
-        results[mission.config.components[0]].append(random_episode(mission, r))
+            kinds = sorted({m.config.components[0] for m in load_missions().values()
+                            if m.kind == "single"})  # fmt: skip
+            raise ConfigError(f"--module {module!r}: no single-module missions of that type; "
+                              f"use one of {', '.join(kinds)}")  # fmt: skip
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"--out {out}: not a directory; name a directory for the records")
+    workers = workers or os.cpu_count() or 1
+    specs = [baseline_spec(m.id, r) for m in missions for r in range(repeats)]
+    run_dir = out / f"{time.strftime('%Y%m%d-%H%M%S')}-baseline-random"
+    console = Console()
+    console.print(
+        f"Random Defuser: {len(specs)} episodes ({len(missions)} missions × {repeats}) on "
+        f"{workers} worker(s); records in {run_dir}"
+    )
+    progress = _Progress(len(specs), console)
+    started = time.perf_counter()
+    summaries = play_baseline(specs, run_dir, workers=workers, on_done=progress.tick)
+    elapsed = time.perf_counter() - started
+    kind_of = {m.id: m.config.components[0] for m in missions}
+    by_kind: dict[str, list[str]] = defaultdict(list)
+    by_mission: dict[str, list[str]] = defaultdict(list)
+    for s in summaries:
+        by_kind[kind_of[s.mission_id]].append(s.outcome)
+        by_mission[s.mission_id].append(s.outcome)
+    console.print(_table(by_kind, by_mission, kind_of, repeats))
+    if per_mission:
+        console.print(_mission_table(by_mission))
+    console.print(
+        f"{len(summaries)} episodes in {elapsed:.1f} s on {workers} worker(s) "
+        f"({len(summaries) / max(elapsed, 1e-9):.0f} episodes/s)"
+    )
+
+
+def _table(by_kind, by_mission, kind_of, repeats):  # type: ignore[no-untyped-def]
+    from rich.table import Table
+
+    from gptnt.cli.report import wilson
+
     table = Table(title=f"Random Defuser baseline (sync, {repeats} per mission; 95 % Wilson CI)")
-    for column in ("module", "n", "solved", "rate", "95 % CI", "timeout", "strikeout"):
+    for column in ("module", "n", "solved", "rate", "95 % CI", "missions (min–max)", "timeout",
+                   "strikeout"):  # fmt: skip
         table.add_column(column)
-    for kind, outcomes in results.items():
+    for kind, outcomes in by_kind.items():
         n, solved = len(outcomes), outcomes.count("solved")
         low, high = wilson(solved, n)
-        table.add_row(kind, str(n), str(solved), f"{solved / n:.0%}", f"{low:.0%}–{high:.0%}",
-                      str(outcomes.count("timeout")), str(outcomes.count("strikeout")))  # fmt: skip
-    Console().print(table)
+        rates = [o.count("solved") / len(o) for m, o in by_mission.items() if kind_of[m] == kind]
+        table.add_row(kind, str(n), str(solved), f"{solved / n:.1%}", f"{low:.1%}–{high:.1%}",
+                      f"{min(rates):.0%}–{max(rates):.0%}", str(outcomes.count("timeout")),
+                      str(outcomes.count("strikeout")))  # fmt: skip
+    return table
+
+
+def _mission_table(by_mission):  # type: ignore[no-untyped-def]
+    from rich.table import Table
+
+    table = Table(title="Per mission")
+    for column in ("mission", "n", "solved", "rate"):
+        table.add_column(column)
+    for mission, outcomes in by_mission.items():
+        solved = outcomes.count("solved")
+        table.add_row(mission, str(len(outcomes)), str(solved), f"{solved / len(outcomes):.0%}")
+    return table
+
+
+class _Progress:
+    """A live bar on a terminal; when piped, one plain line per tenth of the work."""
+
+    def __init__(self, total: int, console) -> None:  # type: ignore[no-untyped-def]
+        self.total, self.done, self._console = total, 0, console
+        self._tty = sys.stdout.isatty()
+        self._next = max(1, total // 10)
+
+    def tick(self, _summary: object) -> None:
+        self.done += 1
+        if self._tty:
+            print(f"\r  {self.done}/{self.total} episodes", end="", flush=True)
+            if self.done == self.total:
+                print()
+        elif self.done >= self._next or self.done == self.total:
+            print(f"  {self.done}/{self.total} episodes", flush=True)
+            self._next += max(1, self.total // 10)
 
 
 def register(app: typer.Typer) -> None:

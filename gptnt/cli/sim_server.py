@@ -45,14 +45,25 @@ def serve(
     width: Annotated[int, typer.Option(min=16, help="Frame width in pixels.")] = 640,
     height: Annotated[int, typer.Option(min=16, help="Frame height in pixels.")] = 480,
     rule_seed: Annotated[int, typer.Option(help="Rule seed of the manual (1 = v1).")] = 1,
+    status_codes: Annotated[
+        str,
+        typer.Option(
+            help="'honest': refusals carry 400/404; 'mod': exactly the shipped mod's codes "
+            "(HTTP 200 with 'Error: …', 'Please enter …', 'Unknown route.')."
+        ),
+    ] = "honest",
 ) -> None:
     """Serve the embedded simulator over the game's HTTP protocol."""
+    from gptnt.errors import ConfigError
     from gptnt.rules.ruleset import ruleset
     from gptnt.sim.game import Game
-    from gptnt.sim.server import create_app
+    from gptnt.sim.server import STATUS_CODES, create_app
 
+    if status_codes not in STATUS_CODES:
+        raise ConfigError(f"--status-codes {status_codes!r}: use one of {', '.join(STATUS_CODES)}")
     game = Game(width=width, height=height, ruleset=ruleset(rule_seed))
-    _serve(create_app(game), host, port, f"Simulator ({width}x{height}) serving")
+    app = create_app(game, status_codes=status_codes)  # type: ignore[arg-type]
+    _serve(app, host, port, f"Simulator ({width}x{height}, {status_codes} status codes) serving")
 
 
 def record(

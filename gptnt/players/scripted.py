@@ -25,9 +25,11 @@ description is ignored.
 from __future__ import annotations
 
 import colorsys
+import hashlib
 import json
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -318,10 +320,25 @@ def _step_json(step: Step) -> dict[str, object]:
 
 # ---------------------------------------------------------------------------- random, idle
 
+def episode_seed(mission_id: str, seed: int, repeat: int) -> int:
+    """One 64-bit seed per (mission, seed, repeat): the seed of a scripted policy's randomness.
+
+    Every mission and every repeat gets its own random sequence (a seed of the repeat number
+    alone would play the same action sequence on every mission).
+    """
+    digest = hashlib.sha256(f"{mission_id}\x1f{seed}\x1f{repeat}".encode()).digest()
+    return int.from_bytes(digest[:8], "little")
+
+
 @dataclass
 class RandomDefuser:
-    """The paper's random baseline: uniform over plausible actions of the current view
-    (click or hold each interactable, release, zoom out, the five rotations)."""
+    """The paper's random baseline: uniform over plausible actions of the current view.
+
+    The choices are those of the shipped mod's ``lottery`` (mod-protocol.md §6.4): click or
+    hold each element that is segmented in the current view (one set-of-marks label each),
+    release, zoom out and the five rotations. ``gptnt baseline random`` plays this same class
+    in-process through ``choose``, so the baseline and ``--defuser random`` agree.
+    """
 
     seed: int = 0
     name: str = "random"
@@ -331,16 +348,25 @@ class RandomDefuser:
     def __post_init__(self) -> None:
         self._rng = random.Random(f"random-defuser:{self.seed}")
 
-    async def decide(self, turn: TurnInput) -> Decision:
-        marks = turn.observation.marks if turn.observation else None
+    def choose(self, labels: Sequence[str]) -> InteractGame:
+        """One uniform draw among the unlocated actions and click/hold of each label (marks in
+        reading order, as ``build_marks`` letters them)."""
         choices: list[InteractGame] = [InteractGame(action=a) for a in UNLOCATED_ACTIONS]
-        for mark in marks.marks if marks else ():
-            location = MarkLocation(label=mark.label)
+        for label in labels:
+            location = MarkLocation(label=label)
             choices.append(InteractGame(action="click_release", location=location))
             choices.append(InteractGame(action="hold", location=location))
-        action = self._rng.choice(choices)
+        return self._rng.choice(choices)
+
+    def decide_on(self, labels: Sequence[str]) -> Decision:
+        """The turn's decision given the labels on screen (``decide`` without the I/O)."""
+        action = self.choose(labels)
         where = f" {action.location.label}" if isinstance(action.location, MarkLocation) else ""
         return Decision(action, f"random: {action.action}{where}")
+
+    async def decide(self, turn: TurnInput) -> Decision:
+        marks = turn.observation.marks if turn.observation else None
+        return self.decide_on(marks.labels if marks else ())
 
 
 @dataclass

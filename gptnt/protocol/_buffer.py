@@ -94,9 +94,21 @@ def _image_shape(frames: Sequence[np.ndarray], mask: np.ndarray | None) -> tuple
     return int(first.shape[0]), int(first.shape[1])
 
 
-def encode_buffer(frames: Sequence[np.ndarray], mask: np.ndarray | None = None) -> bytes:
-    """Pack top-down RGB frames (oldest first) and an optional mask into the mod's layout."""
+def encode_buffer(
+    frames: Sequence[np.ndarray],
+    mask: np.ndarray | None = None,
+    *,
+    size: tuple[int, int] | None = None,
+) -> bytes:
+    """Pack top-down RGB frames (oldest first) and an optional mask into the mod's layout.
+
+    ``size`` (width, height) goes into the header when there is no image at all: the mod's
+    header always carries its render texture's size, which exists from start-up on (so a
+    ``/buffer`` in ``Setup`` reads 0 frames of 640×480, not 0×0).
+    """
     height, width = _image_shape(frames, mask)
+    if not frames and mask is None and size is not None:
+        width, height = size
     images = list(frames) if mask is None else [*frames, mask]
     out = np.empty(HEADER_SIZE + len(images) * height * width * 3, np.uint8)
     out[:HEADER_SIZE] = np.frombuffer(

@@ -28,14 +28,16 @@ SUMMARY = "summary.json"
 FRAMES = "frames"
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so readers see either nothing or all of it."""
+def write_atomic(path: Path, data: bytes, *, durable: bool = True) -> None:
+    """Write ``data`` to ``path`` so readers see either nothing or all of it (``durable``: and
+    it survives a power cut, at the price of an fsync)."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
             out.flush()
-            os.fsync(out.fileno())
+            if durable:
+                os.fsync(out.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -60,8 +62,11 @@ def frame_path(episode_dir: Path, digest: str) -> Path:
 class EpisodeWriter:
     """The one writer of an episode's ``events.jsonl`` and ``summary.json``."""
 
-    def __init__(self, episode_dir: Path) -> None:
+    def __init__(self, episode_dir: Path, *, durable: bool = True) -> None:
+        """``durable=False`` skips the fsyncs (still atomic): for episodes that replay in
+        milliseconds, such as the in-process random baseline."""
         self.dir = episode_dir
+        self._durable = durable
         self.dir.mkdir(parents=True, exist_ok=True)
         self._events = open(self.dir / EVENTS, "a", encoding="utf-8")  # noqa: SIM115
 
@@ -78,8 +83,11 @@ class EpisodeWriter:
     def finish(self, summary: Summary) -> None:
         """Write the summary (last, atomically) and close the event log."""
         self._events.flush()
-        os.fsync(self._events.fileno())
-        write_atomic(self.dir / SUMMARY, summary.model_dump_json(indent=2).encode())
+        if self._durable:
+            os.fsync(self._events.fileno())
+        write_atomic(
+            self.dir / SUMMARY, summary.model_dump_json(indent=2).encode(), durable=self._durable
+        )
         self.close()
 
     def close(self) -> None:

@@ -3,9 +3,12 @@
 Every route, parameter and body text of the shipped GPTNT mod (mod-protocol.md §1–§3) is
 served here, with two deliberate differences that cost old clients nothing:
 
-- **Honest status codes.** Where the mod answers a failure with HTTP 200 (unknown route,
-  unparsable parameter, ``/startmission`` validation), we answer 404 / 400 with the *same* body
-  text, so an old client that reads bodies still understands and a new one can trust the status.
+- **Honest status codes** (``status_codes="honest"``, the default). Where the mod answers a
+  failure with HTTP 200 (unknown route, unparsable parameter, ``/startmission`` validation), we
+  answer 404 / 400 with the *same* body text, so an old client that reads bodies still
+  understands and a new one can trust the status. ``status_codes="mod"`` answers exactly as the
+  shipped mod does: those failures, and any exception a handler raises (``Error: …``), come
+  back with 200, so a client's detection of error *bodies* can be tested against a live server.
 - **Additive extensions.** ``/buffer?last=N`` (only the newest N frames) and
   ``/buffer?format=png`` (the PNG container of ``gptnt.protocol``). Every response advertises
   them in ``X-Gptnt-Extensions`` so black-box tests can tell a simulator from a real game.
@@ -27,7 +30,7 @@ import logging
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, get_args
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -44,7 +47,14 @@ if TYPE_CHECKING:
 
     from gptnt.sim.game import Game
 
-__all__ = ["CORS_HEADERS", "EXTENSIONS", "EXTENSIONS_HEADER", "create_app"]
+__all__ = [
+    "CORS_HEADERS",
+    "EXTENSIONS",
+    "EXTENSIONS_HEADER",
+    "STATUS_CODES",
+    "StatusCodes",
+    "create_app",
+]
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +70,16 @@ TEXT = "text/plain; charset=utf-8"
 JSON = "application/json"
 BINARY = "application/octet-stream"
 UNKNOWN_ROUTE = "Unknown route."
+
+StatusCodes = Literal["honest", "mod"]
+STATUS_CODES: tuple[StatusCodes, ...] = get_args(StatusCodes)
+
+# The shipped mod's failures that carry HTTP 200 (mod-protocol.md §1.2): a handler's exception
+# (``Error: …``, e.g. a missing or unparsable parameter), ``/startmission`` validation
+# (``Please enter …``), an unknown route and an unknown ``/action`` name (its text is returned
+# as the handler's answer). Its other refusals (wrong state, bad coordinates, a bad time scale)
+# carry 400, and 408/500 stay as they are.
+_MOD_200_PREFIXES = (b"Error:", b"Please enter", UNKNOWN_ROUTE.encode(), b"invalid direction")
 
 
 @dataclass(frozen=True)
@@ -189,11 +209,14 @@ def _buffer(game: Game, query: Query) -> Reply:
         if last < 0:
             raise SimulatorError(f"Error: last={last} must be >= 0; send e.g. last=2")
     fmt = query.get("format", "raw").lower()
-    encoders = {"raw": encode_buffer, "png": encode_png_buffer}
-    if fmt not in encoders:
+    if fmt not in ("raw", "png"):
         raise SimulatorError(f"Error: format={fmt!r} is unknown; send format=raw or format=png")
     frames = game.buffer(last)
-    return Reply(encoders[fmt](frames.frames, frames.mask), media_type=BINARY)
+    if fmt == "png":
+        return Reply(encode_png_buffer(frames.frames, frames.mask), media_type=BINARY)
+    # The header names the frame size in every state (Setup included), as the mod's does.
+    body = encode_buffer(frames.frames, frames.mask, size=game.size)
+    return Reply(body, media_type=BINARY)
 
 
 def _old_buffer(game: Game, query: Query) -> Reply:
@@ -237,9 +260,10 @@ def _normalise_path(path: str) -> str:
 class _ProtocolEndpoint:
     """One ASGI endpoint for every path and method: the mod ignores the HTTP method."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, status_codes: StatusCodes) -> None:
         self._game = game
         self._lock = threading.Lock()
+        self._mod_status = status_codes == "mod"
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope, receive)
@@ -254,6 +278,8 @@ class _ProtocolEndpoint:
             reply = Reply(UNKNOWN_ROUTE.encode(), 404)
         else:
             reply = await run_in_threadpool(self._run, handler, dict(request.query_params))
+        if self._mod_status:
+            reply = _as_mod(reply, request.method)
         headers = {**CORS_HEADERS, EXTENSIONS_HEADER: EXTENSIONS}
         return Response(reply.body, reply.status, headers=headers, media_type=reply.media_type)
 
@@ -268,6 +294,20 @@ class _ProtocolEndpoint:
                 return Reply(f"Error: {type(err).__name__}: {err}".encode(), 500)
 
 
-def create_app(game: Game) -> Starlette:
-    """The protocol server for ``game``: serve with uvicorn or call via ``httpx.ASGITransport``."""
-    return Starlette(routes=[Route("/{path:path}", _ProtocolEndpoint(game))])
+def _as_mod(reply: Reply, method: str) -> Reply:
+    """``reply`` with the status the shipped mod gives it: 200 for the failures it answers
+    with 200 (and then, like every 200 text answer to ``OPTIONS``, an empty body)."""
+    if reply.status == 200 or not reply.body.startswith(_MOD_200_PREFIXES):
+        return reply
+    return Reply(b"" if method == "OPTIONS" else reply.body, 200, reply.media_type)
+
+
+def create_app(game: Game, *, status_codes: StatusCodes = "honest") -> Starlette:
+    """The protocol server for ``game``: serve with uvicorn or call via ``httpx.ASGITransport``.
+
+    ``status_codes="mod"`` answers failures with the shipped mod's status codes (module doc).
+    """
+    if status_codes not in STATUS_CODES:
+        raise ValueError(f"status_codes={status_codes!r}: use one of {', '.join(STATUS_CODES)}")
+    endpoint = _ProtocolEndpoint(game, status_codes)
+    return Starlette(routes=[Route("/{path:path}", endpoint)])

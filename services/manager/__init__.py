@@ -4,7 +4,19 @@ records) and, for suites, takes them from a Redis Stream queue shared by workers
 
 from __future__ import annotations
 
+from services.manager._baseline import BASELINE_SIZE, BaselinePlayer, baseline_spec, play_baseline
 from services.manager._episode import Episode, classify, play_episode, player_infos
 from services.manager.api import EpisodeSettings, EpisodeSpec
 
-__all__ = ["Episode", "EpisodeSettings", "EpisodeSpec", "classify", "play_episode", "player_infos"]
+__all__ = [
+    "BASELINE_SIZE",
+    "BaselinePlayer",
+    "Episode",
+    "EpisodeSettings",
+    "EpisodeSpec",
+    "baseline_spec",
+    "classify",
+    "play_baseline",
+    "play_episode",
+    "player_infos",
+]

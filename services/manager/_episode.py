@@ -219,6 +219,12 @@ class Episode:
         raise EpisodeError("the watchdog stopped without a reason")
 
     @property
+    def _step_seconds(self) -> float:
+        """Game seconds per sync ``/timestep``: the mission's ``timeStepSize`` (the game applies
+        it from ``/startmission``; the players' prompts say it)."""
+        return self.mission.config.time_step_size / 1000.0
+
+    @property
     def _roles(self) -> tuple[Role, ...]:
         return tuple(c.role for c in self._lineup)
 
@@ -236,7 +242,8 @@ class Episode:
                               str(s.game_call_s), "--startup-timeout", str(s.startup_timeout_s)],
                               users["game"], logs / "game.log"),
                 *(ProcessHandle(c.role, ["--game-id", gid, "--role", c.role, "--player",
-                                c.model_dump_json(), "--seed", str(self.spec.seed), "--mode",
+                                c.model_dump_json(), "--seed", str(self.spec.policy_seed),
+                                "--step-seconds", str(self._step_seconds), "--mode",
                                 self.spec.mode, "--episode-dir", str(self.dir)], users[c.role],
                                 logs / f"{c.role}.log")
                   for c in self._lineup),
@@ -247,7 +254,10 @@ class Episode:
         )
 
         def player(choice: SeatChoice) -> Callable[[aioredis.Redis], Awaitable[None]]:
-            policy = make_policy(choice, mode=self.spec.mode, seed=self.spec.seed)
+            policy = make_policy(
+                choice, mode=self.spec.mode, seed=self.spec.policy_seed,
+                step_seconds=self._step_seconds,
+            )  # fmt: skip
             return lambda redis: PlayerService(
                 redis, self.keys, choice.role, policy, episode_dir=self.dir, mode=self.spec.mode,
             ).run()  # fmt: skip

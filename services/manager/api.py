@@ -12,6 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from gptnt.players.scripted import episode_seed
 from gptnt.players.seats import SeatChoice, resolve_lineup
 from gptnt.protocol import Mode
 
@@ -37,6 +38,7 @@ class EpisodeSpec(BaseModel):
     no_manual: bool = False  # solo only: the model plays without the manual
     manual: str = "generated"  # the manual a model Expert / solo model reads: generated or a dir
     seed: int = 0  # seed of the policies' own randomness (the bomb's seed is the mission's)
+    repeat: int = Field(default=0, ge=0)  # which repeat of the mission this is (in ``key`` too)
     attempt: int = Field(default=1, ge=1)
 
     @classmethod
@@ -49,7 +51,14 @@ class EpisodeSpec(BaseModel):
         )  # fmt: skip
         key = f"{mission_id}.{mode}.{players}.r{repeat}"
         return cls(key=key, mission_id=mission_id, mode=mode, defuser=defuser, expert=expert,
-                   seed=seed, attempt=attempt, solo=solo, no_manual=no_manual, manual=manual)  # fmt: skip
+                   seed=seed, repeat=repeat, attempt=attempt, solo=solo, no_manual=no_manual,
+                   manual=manual)  # fmt: skip
+
+    @property
+    def policy_seed(self) -> int:
+        """The seed of the players' own randomness: one per (mission, seed, repeat), so each
+        mission and each repeat gets its own random Defuser (``gptnt.players.episode_seed``)."""
+        return episode_seed(self.mission_id, self.seed, self.repeat)
 
     def lineup(self) -> tuple[SeatChoice, SeatChoice | None]:
         """The resolved players (``PlayerConfigError`` for an unknown one); no Expert if solo."""

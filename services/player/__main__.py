@@ -19,7 +19,7 @@ from services.player import PlayerService, make_policy
 async def _main(args: argparse.Namespace) -> None:
     redis = connect(os.environ[ENV_URL])
     choice = SeatChoice.model_validate_json(args.player)
-    policy = make_policy(choice, mode=args.mode, seed=args.seed)
+    policy = make_policy(choice, mode=args.mode, seed=args.seed, step_seconds=args.step_seconds)
     try:
         await PlayerService(
             redis, GameKeys(args.game_id), args.role, policy,
@@ -37,6 +37,9 @@ def main() -> None:
         "--player", required=True, help="the seat's SeatChoice as JSON (gptnt.players.seats)"
     )
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--step-seconds", type=float, default=3.0, help="game seconds per sync /timestep"
+    )
     parser.add_argument("--mode", default="sync", choices=["sync", "async"])
     parser.add_argument("--episode-dir", required=True)
     asyncio.run(_main(parser.parse_args()))

@@ -43,10 +43,10 @@ PARTNER: dict[Role, Role] = {"defuser": "expert", "expert": "defuser"}
 GAME_CALL_S = 10.0  # wall-clock deadline of one call to the game service
 
 
-def make_policy(choice: SeatChoice, *, mode: Mode, seed: int) -> Policy:
+def make_policy(choice: SeatChoice, *, mode: Mode, seed: int, step_seconds: float = 3.0) -> Policy:
     """The policy of a resolved seat (``gptnt.players.seats``: scripted, or a model, possibly
-    solo, with the manual the manager recorded)."""
-    return build_policy(choice, mode=mode, seed=seed)  # type: ignore[return-value]
+    solo, with the manual the manager recorded); ``step_seconds``: game seconds per sync step."""
+    return build_policy(choice, mode=mode, seed=seed, step_seconds=step_seconds)  # type: ignore[return-value]
 
 
 def _decode_png(data: bytes) -> np.ndarray:

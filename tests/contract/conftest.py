@@ -1,8 +1,10 @@
 """Black-box protocol tests: any backend, over real HTTP (mod-protocol.md §1–§4).
 
 ``GPTNT_GAME_URL`` points the suite at a running backend (a real game with a mod, our C# mod,
-a simulator elsewhere). Unset, a session fixture starts ``gptnt sim serve`` on 127.0.0.1 with a
-free port as a subprocess and waits for ``/health``.
+a simulator elsewhere). Unset, the whole suite runs twice, against two ``gptnt sim serve``
+subprocesses on 127.0.0.1: one with honest status codes, one with ``--status-codes mod``
+(exactly the shipped mod's HTTP 200 error bodies, §1.2), so every check of a refusal runs
+against both answers a client meets.
 
 Other knobs, for real games:
 
@@ -27,6 +29,8 @@ import pytest
 
 from services.bus import free_port
 
+from ._backend import MOD_STATUS_URLS
+
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
@@ -49,18 +53,25 @@ def _wait_healthy(url: str, process: subprocess.Popen[bytes], deadline: float) -
     pytest.fail(f"`gptnt sim serve` did not answer /health at {url} within {deadline:g} s")
 
 
-@pytest.fixture(scope="session")
-def game_url() -> Iterator[str]:
-    """The backend under test: ``GPTNT_GAME_URL``, or a fresh ``gptnt sim serve``."""
-    url = os.environ.get("GPTNT_GAME_URL")
-    if url:
-        yield url.rstrip("/")
+_EXTERNAL = os.environ.get("GPTNT_GAME_URL")
+
+
+@pytest.fixture(scope="session", params=["external"] if _EXTERNAL else ["honest", "mod"])
+def game_url(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The backend under test: ``GPTNT_GAME_URL``, or a fresh ``gptnt sim serve`` per
+    status-code mode (the mod-style one at 320×240, which no contract test depends on)."""
+    if _EXTERNAL:
+        yield _EXTERNAL.rstrip("/")
         return
     port = free_port()
     command = [sys.executable, "-c", "from gptnt.cli import main; main()"]
     command += ["sim", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    if request.param == "mod":
+        command += ["--status-codes", "mod", "--width", "320", "--height", "240"]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}"
+    if request.param == "mod":
+        MOD_STATUS_URLS.add(url)
     try:
         _wait_healthy(url, process, 30.0)
         yield url

@@ -63,10 +63,17 @@ def test_nothing_captured_while_paused(http: httpx.Client) -> None:
     assert np.array_equal(first.frames, second.frames)
 
 
-def test_setup_has_no_frames(http: httpx.Client) -> None:
+def test_buffer_names_the_frame_size_in_every_state(http: httpx.Client) -> None:
+    """The header's width and height are the render texture's, which exists from start-up:
+    Setup reports 0 frames of the same size as a lit mission's frames (§3.2), never 0×0."""
+    start_lit(http)
+    lit = header(http.get("/buffer").content)
     to_setup(http)
     body = http.get("/buffer").content
-    assert body == b"" or header(body)[1] == 0
+    assert len(body) == 13
+    has_mask, count, height, width = header(body)
+    assert (has_mask, count) == (0, 0)
+    assert (height, width) == lit[2:] and width > 0 and height > 0
 
 
 def test_old_buffer_json(http: httpx.Client) -> None:

@@ -118,8 +118,23 @@ def test_wilson_interval() -> None:
     assert low == pytest.approx(1 - high)
 
 
-def test_baseline_random_for_one_module_type() -> None:
-    done = _gptnt("baseline", "random", "--module", "Wires", "--repeats", "1")
+def test_baseline_random_for_one_module_type(tmp_path: Path) -> None:
+    done = _gptnt(
+        "baseline", "random", "--module", "Wires", "--repeats", "2", "--out", str(tmp_path)
+    )
     assert done.returncode == 0, done.stderr
     row = next(line for line in done.stdout.splitlines() if "Wires" in line and "%" in line)
-    assert "10" in row  # ten single-module Wires missions
+    assert "20" in row  # ten single-module Wires missions, twice
+    assert "20 episodes in" in done.stdout  # the runtime is printed
+    (run_dir,) = tmp_path.iterdir()  # the same records as a served run: the report reads them
+    entries = list(Ledger(run_dir).entries())
+    assert len(entries) == 20 and {e.status for e in entries} == {"finished"}
+    assert all(read_summary(run_dir / e.episode_dir) is not None for e in entries)
+    report = _gptnt("report", str(run_dir))
+    assert report.returncode == 0, report.stderr
+
+
+def test_baseline_random_names_a_bad_module() -> None:
+    done = _gptnt("baseline", "random", "--module", "Wire")
+    assert done.returncode != 0
+    assert "--module 'Wire'" in done.stderr + done.stdout and "Wires" in done.stderr + done.stdout

@@ -67,6 +67,8 @@ class ScriptedGame:
     busy: threading.Event = field(default_factory=threading.Event)
     overlaps: int = 0
 
+    size: tuple[int, int] = (8, 6)
+
     def _call(self, name: str, *args: object) -> None:
         if self.busy.is_set():
             self.overlaps += 1
@@ -469,3 +471,60 @@ async def test_no_input_breaks_the_server_during_a_mission(
     lit_sim: httpx.AsyncClient, request: tuple[str, dict[str, str]]
 ) -> None:
     await _survives(lit_sim, *request)
+
+
+# ------------------------------------------------------------------ --status-codes mod
+
+
+@pytest.fixture
+async def mod_client(game: ScriptedGame) -> AsyncIterator[httpx.AsyncClient]:
+    transport = httpx.ASGITransport(create_app(game, status_codes="mod"))  # type: ignore[arg-type]
+    async with httpx.AsyncClient(transport=transport, base_url="http://sim") as http:
+        yield http
+
+
+@pytest.mark.parametrize(
+    ("path", "params", "body_start"),
+    [
+        ("/observation", {}, "Unknown route."),
+        ("/setstepunit", {}, "Error:"),
+        ("/startmission", {**MISSION, "numStrikes": "0"}, "Please enter a valid number of strikes"),
+    ],
+)
+async def test_mod_status_codes_answer_the_mods_200_errors(
+    client: httpx.AsyncClient, mod_client: httpx.AsyncClient, path: str, params: dict,
+    body_start: str,
+) -> None:  # fmt: skip
+    honest = await client.get(path, params=params)
+    mod = await mod_client.get(path, params=params)
+    assert honest.status_code in (400, 404) and honest.text.startswith(body_start)
+    assert (mod.status_code, mod.text) == (200, honest.text)
+
+
+async def test_mod_status_codes_keep_the_mods_own_400s(
+    mod_client: httpx.AsyncClient, game: ScriptedGame
+) -> None:
+    """Wrong-state refusals are 400 in the shipped mod too (§1.2)."""
+    game.refuse = SimulatorError("Cannot get bomb state in Setup state")
+    response = await mod_client.get("/state")
+    assert (response.status_code, response.text) == (400, "Cannot get bomb state in Setup state")
+
+
+async def test_mod_status_codes_turn_a_handler_crash_into_200_error(
+    mod_client: httpx.AsyncClient, game: ScriptedGame
+) -> None:
+    game.crash = True
+    response = await mod_client.get("/health")
+    assert response.status_code == 200 and response.text.startswith("Error: ")
+
+
+async def test_mod_status_codes_preflight_of_an_unknown_route_is_empty(
+    mod_client: httpx.AsyncClient,
+) -> None:
+    response = await mod_client.options("/observation")
+    assert (response.status_code, response.content) == (200, b"")
+
+
+def test_unknown_status_codes_are_refused() -> None:
+    with pytest.raises(ValueError, match="status_codes='strict'"):
+        create_app(ScriptedGame(), status_codes="strict")  # type: ignore[arg-type]

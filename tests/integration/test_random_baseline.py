@@ -1,0 +1,112 @@
+"""One random Defuser: ``gptnt baseline random`` (in-process) and a served episode with
+``--defuser random`` play the same policy, from the same seed, to the same records."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gptnt.records import Ledger, read_events, read_summary
+from services.manager import (
+    BASELINE_SIZE,
+    BaselinePlayer,
+    EpisodeSettings,
+    baseline_spec,
+    play_episode,
+)
+
+SERVED = EpisodeSettings(
+    launch="task", width=BASELINE_SIZE[0], height=BASELINE_SIZE[1], turn_timeout_s=30,
+    startup_timeout_s=30,
+)  # fmt: skip
+
+
+def _actions(episode: Path) -> list[tuple[str | None, str | None]]:
+    return [
+        (e.action.name, e.action.label)
+        for e in read_events(episode)
+        if e.kind == "turn" and e.role == "defuser"
+    ]
+
+
+@pytest.mark.parametrize(("mission", "repeat"), [("Wires-234", 0)])
+async def test_served_and_in_process_random_defusers_play_alike(
+    mission: str, repeat: int, redis_admin_url: str, tmp_path: Path
+) -> None:
+    spec = baseline_spec(mission, repeat)
+    served = await play_episode(spec, SERVED, admin_url=redis_admin_url, run_dir=tmp_path / "s")
+    local, entry = BaselinePlayer().play(spec, tmp_path / "b")
+    assert served.outcome != "crashed", served.reason
+    assert (local.outcome, local.strikes, local.turns) == (
+        served.outcome, served.strikes, served.turns,
+    )  # fmt: skip
+    (served_entry,) = Ledger(tmp_path / "s").entries()
+    assert _actions(tmp_path / "b" / entry.episode_dir) == _actions(
+        tmp_path / "s" / served_entry.episode_dir
+    )
+    assert read_summary(tmp_path / "b" / entry.episode_dir) == local
+
+
+def test_each_mission_and_repeat_has_its_own_random_sequence(tmp_path: Path) -> None:
+    player = BaselinePlayer()
+    runs = {
+        (m, r): _actions(tmp_path / player.play(baseline_spec(m, r), tmp_path)[1].episode_dir)
+        for m in ("Wires-234", "Wires-286")
+        for r in (0, 1)
+    }
+    firsts = {key: actions[:8] for key, actions in runs.items()}
+    assert len({tuple(a) for a in firsts.values()}) == 4
+
+
+def test_every_element_is_its_own_region_at_the_baseline_size() -> None:
+    """So the baseline's choices (click/hold per label) are those at the served 640×480."""
+    from gptnt.missions import load_missions
+    from gptnt.protocol import Lifecycle
+    from gptnt.sim.game import Game
+    from gptnt.vision import find_regions
+
+    width, height = BASELINE_SIZE
+    one_per_kind = {
+        m.config.components[0]: m for m in load_missions().values() if m.kind == "single"
+    }
+    for mission in one_per_kind.values():
+        game = Game(width=width, height=height, transition_seconds=0.0, clock=lambda: 0.0,
+                    capture_frames=False)  # fmt: skip
+        game.health()
+        game.start_mission(mission.config)
+        while game.health() != Lifecycle.LIGHTS_ON.value:
+            game.timestep()
+        (face,) = find_regions(game.buffer(last=0).mask)
+        game.action("click", (face.click[0] + 0.5) / width, (face.click[1] + 0.5) / height)
+        game.timestep()
+        engine = game._mission.bomb.modules[0]  # type: ignore[union-attr]
+        regions = find_regions(game.buffer(last=0).mask)
+        assert len(regions) == len(engine.elements()), mission.id
+
+
+async def test_the_missions_time_step_reaches_the_sync_loop(
+    redis_admin_url: str, tmp_path: Path
+) -> None:
+    """A mission with ``timeStepSize: 1000`` advances the clock 1 s per Defuser turn (3 s by
+    default); the players' prompts are built with the same step."""
+    from gptnt.missions import get_mission
+    from gptnt.records import GameStep
+    from services.manager import Episode, EpisodeSpec
+
+    base = get_mission("Wires-234")
+    mission = base.model_copy(
+        update={"config": base.config.model_copy(update={"time_step_size": 1000})}
+    )
+    spec = EpisodeSpec.make(mission.id, "sync")  # the oracle pair: a few quick turns
+    episode = Episode(spec, SERVED, admin_url=redis_admin_url, run_dir=tmp_path, mission=mission)
+    assert episode._step_seconds == 1.0
+    summary = await episode.run()
+    assert (summary.outcome, summary.strikes) == ("solved", 0), summary.reason
+    clock = [
+        e.seconds_remaining
+        for e in read_events(episode.dir)
+        if isinstance(e, GameStep) and e.seconds_remaining is not None
+    ]
+    steps = [a - b for a, b in zip(clock, clock[1:], strict=False)]
+    assert len(steps) >= 2 and steps == pytest.approx([1.0] * len(steps))
