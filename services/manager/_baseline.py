@@ -44,6 +44,7 @@ from gptnt.records import (
     Summary,
     TurnEvent,
     episode_dir,
+    harness,
 )
 from gptnt.sim.game import Game
 from gptnt.vision import find_regions, letter, reading_order
@@ -108,6 +109,7 @@ class BaselinePlayer:
             EpisodeStarted(
                 episode_id=directory.name, mission_id=mission.id, mode="sync", players=players,
                 mission=mission.config.model_dump_json(by_alias=True), at=started,
+                harness=harness(),
             )
         )  # fmt: skip
         final, turns = self._play(mission, spec, writer)
@@ -164,10 +166,12 @@ class BaselinePlayer:
             writer.append(
                 TurnEvent(
                     role="defuser", turn=turn, started_at=began, dispatched_at=time.time(),
-                    seconds_remaining=seconds, raw_output=decision.text,
+                    seconds_remaining=seconds, strikes=len(state.strikes),
+                    raw_output=decision.text,
                     action=RecordedAction(kind="interact_game", name=action.action,  # type: ignore[union-attr]
                                           label=label, x_pos=x_pos, y_pos=y_pos),
                     result=result, mask=marks.digest if marks else None,
+                    focused=focused.name if focused else None,
                 )
             )  # fmt: skip
             state = game.state()

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -108,5 +109,5 @@ async def test_the_missions_time_step_reaches_the_sync_loop(
         for e in read_events(episode.dir)
         if isinstance(e, GameStep) and e.seconds_remaining is not None
     ]
-    steps = [a - b for a, b in zip(clock, clock[1:], strict=False)]
+    steps = [a - b for a, b in itertools.pairwise(clock)]
     assert len(steps) >= 2 and steps == pytest.approx([1.0] * len(steps))
