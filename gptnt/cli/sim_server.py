@@ -52,16 +52,31 @@ def serve(
             "(HTTP 200 with 'Error: …', 'Please enter …', 'Unknown route.')."
         ),
     ] = "honest",
+    mask_style: Annotated[
+        str,
+        typer.Option(
+            help="'flat': one exact colour per element; 'game': edges blended with black and "
+            "with touching neighbours, patches one level off, as the real game's masks can be."
+        ),
+    ] = "flat",
 ) -> None:
     """Serve the embedded simulator over the game's HTTP protocol."""
     from gptnt.errors import ConfigError
     from gptnt.rules.ruleset import ruleset
     from gptnt.sim.game import Game
+    from gptnt.sim.mask_style import MASK_STYLES
     from gptnt.sim.server import STATUS_CODES, create_app
 
     if status_codes not in STATUS_CODES:
         raise ConfigError(f"--status-codes {status_codes!r}: use one of {', '.join(STATUS_CODES)}")
-    game = Game(width=width, height=height, ruleset=ruleset(rule_seed))
+    if mask_style not in MASK_STYLES:
+        raise ConfigError(f"--mask-style {mask_style!r}: use one of {', '.join(MASK_STYLES)}")
+    game = Game(
+        width=width,
+        height=height,
+        ruleset=ruleset(rule_seed),
+        mask_style=mask_style,  # type: ignore[arg-type]
+    )
     app = create_app(game, status_codes=status_codes)  # type: ignore[arg-type]
     _serve(app, host, port, f"Simulator ({width}x{height}, {status_codes} status codes) serving")
 

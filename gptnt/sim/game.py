@@ -56,6 +56,7 @@ from gptnt.rules._steps import Hold, Press, Release, Step
 from gptnt.rules.ruleset import V1, Ruleset
 from gptnt.sim.bomb import Bomb, BombSpec
 from gptnt.sim.camera import TURNS, Camera
+from gptnt.sim.mask_style import MASK_STYLES, MaskStyle, game_mask
 from gptnt.sim.modules._base import ModuleEngine
 from gptnt.sim.render.compositor import Compositor, Picture, Scene
 
@@ -142,11 +143,17 @@ class Game:
         clock: Callable[[], float] = time.monotonic,
         transition_seconds: float = 0.2,
         capture_frames: bool = True,
+        mask_style: MaskStyle = "flat",
     ) -> None:
         """``capture_frames=False``: the ring stays empty (``/buffer`` has the mask only), for
-        in-process players that read no pixels (the random baseline, ``magic`` tests)."""
+        in-process players that read no pixels (the random baseline, ``magic`` tests).
+        ``mask_style="game"``: masks blended and off by a level like the real game's can be
+        (``gptnt.sim.mask_style``)."""
+        if mask_style not in MASK_STYLES:
+            raise ValueError(f"mask_style={mask_style!r}: use one of {', '.join(MASK_STYLES)}")
         self.ruleset = ruleset
         self._capture_frames = capture_frames
+        self._mask_style = mask_style
         self._clock = clock
         self._transition = transition_seconds
         self._compositor = Compositor(width, height)
@@ -287,7 +294,11 @@ class Game:
             frames = frames[-last:] if last > 0 else []
         mask = None
         if self._lifecycle is Lifecycle.LIGHTS_ON:
-            mask = self._picture(mission).mask()
+            picture = self._picture(mission)
+            if self._mask_style == "flat" or not picture.targets:
+                mask = picture.mask()
+            else:
+                mask = game_mask(picture.ids, len(picture.targets))
         return FrameSet(frames, mask)
 
     @_locked
