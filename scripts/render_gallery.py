@@ -71,7 +71,8 @@ def sheet(real: RealFrame) -> Image.Image | None:
     real_mask = np.asarray(Image.open(segm).convert("RGB"))
     h, w = real_frame.shape[:2]
     seen = lookalike(real)
-    picture = Compositor(w, h).render(Scene(seen.bomb, seen.side, seen.focused, 10.0))
+    scene = Scene(seen.bomb, seen.side, seen.focused, 10.0, real.cursor)
+    picture = Compositor(w, h).render(scene)
     cells = [
         ("real game", real_frame),
         ("simulator", picture.image),

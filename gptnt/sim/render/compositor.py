@@ -47,6 +47,7 @@ from gptnt.sim.render.faces import (
     LED_RED,
     alarm_clock,
     blend,
+    clipped,
     face_base,
     paint,
     paint_highlight,
@@ -185,8 +186,11 @@ class Compositor:
                 ),
                 box[:2],
             )
-        clock, at = alarm_clock(layout.width, layout.height, clock_text(bomb, scene.t))
-        paste(frame, clock, at[:2])
+        _behind_bomb(
+            frame,
+            *alarm_clock(layout.width, layout.height, clock_text(bomb, scene.t)),
+            layout.casing(placement),
+        )
         hovered = self._under_cursor(scene, modules, placement)
         if hovered is not None and hovered is not focused:
             paint_highlight(frame, layout.slot_box(hovered.slot.index, placement))
@@ -269,6 +273,18 @@ class Compositor:
         if len(self._modules) > MODULE_CACHE_SIZE:
             self._modules.popitem(last=False)
         return image, ids
+
+
+def _behind_bomb(frame: np.ndarray, picture: np.ndarray, box: Box, casing: Box) -> None:
+    """Paste a part of the room (``picture`` at ``box``) where the bomb's casing does not hide it."""
+    x0, y0 = box[:2]
+    visible = np.ones(picture.shape[:2], bool)
+    cx0, cy0, cx1, cy1 = casing
+    visible[max(0, cy0 - y0) : max(0, cy1 - y0), max(0, cx0 - x0) : max(0, cx1 - x0)] = False
+    s = clipped(frame.shape, picture.shape[:2], (x0, y0))
+    if s is not None:
+        region, keep = frame[s[0], s[1]], visible[s[2], s[3]]
+        region[keep] = picture[s[2], s[3]][keep]
 
 
 def _cover(engine: ModuleEngine, box: Box) -> tuple[np.ndarray, tuple[int, int]] | None:

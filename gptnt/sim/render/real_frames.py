@@ -1,37 +1,54 @@
-"""The real game frames the framing was measured on, and seeded bombs that show the same thing.
+"""The real game frames the framing was measured on, and bombs laid out as they show them.
 
 The real frames (512×384, one 512×512) and their masks are not ours and are never in this
 repository; a checkout beside the shared fixtures finds them at ``../shared/fixtures/real-game/
-som/<name>-screen.png`` and ``<name>-segm.png``. This table says what each one shows, so that
-the geometry tests and the side-by-side gallery (``scripts/render_gallery.py``) can render the
-simulator's view of the same thing: the same module kind zoomed into in the same slot, with the
-timer on that face or not, or a zoomed-out face with as many modules.
+som/<name>-screen.png`` and ``<name>-segm.png``. This table says what each one shows — which
+module kind sits in which slot of the face in view, where the timer is, which module is zoomed
+into — so that the geometry tests and the side-by-side gallery (``scripts/render_gallery.py``)
+can render the simulator's view of the same face: ``lookalike`` builds a bomb with exactly that
+layout, each module generated from a seeded generator as ``Bomb.generate`` does.
 """
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from pathlib import Path
 
 from gptnt.protocol._state import BombSide
 from gptnt.rules.ruleset import V1
 from gptnt.sim.bomb import Bomb, BombSpec
-from gptnt.sim.modules._base import ModuleEngine
+from gptnt.sim.edgework import generate_widgets
+from gptnt.sim.modules import engine_for
+from gptnt.sim.modules._base import ModuleEngine, Slot
 
-SEARCH_SEEDS = 5000  # bomb seeds tried to find a layout like a real frame's
+SEARCH_SEEDS = 500  # module seeds tried to match a real module's wire count
+TIMER_SLOT = 4  # where the timer is in every real frame that shows it
+
+# The faces the real frames show, slot → module kind (slots not named are empty plates).
+FACE_5 = {0: "Password", 1: "Venn", 2: "Maze", 3: "BigButton", 5: "WireSequence"}  # + timer
+FACE_6 = {0: "Simon", 1: "Memory", 2: "Morse", 3: "Wires", 4: "Keypad", 5: "WhosOnFirst"}
+FACE_WIRES = {1: "Wires", 2: "Keypad", 5: "Venn"}  # + timer; two empty plates
+FACE_WIRESEQ = {5: "WireSequence"}  # + timer; the back face, the rest empty or out of view
 
 
 @dataclass(frozen=True)
 class RealFrame:
-    """One real frame: zoomed into ``kind`` in ``slot`` (as seen on that face), or a zoomed-out
-    face (``kind`` None) of ``modules`` modules."""
+    """One real frame: the face in view (slot → kind), whether the timer is on it (at
+    ``TIMER_SLOT``), the slot zoomed into (None: zoomed out) and, for wire kinds, how many wires
+    the real module has (their paths vary, so only the count is matched)."""
 
     name: str
-    kind: str | None
-    slot: int | None = None
-    timer_on_face: bool = True  # the timer is on the face looked at (bottom-middle when it is)
-    wires: int | None = None  # wire kinds: as many wires as the real module (their paths vary)
-    modules: int = 0  # zoomed out: modules on the face
+    face: dict[int, str]
+    timer: bool
+    focus: int | None = None
+    wires: int | None = None
+    cursor: tuple[float, float] | None = None  # where the mouse rests (fractions of the frame)
+
+    @property
+    def kind(self) -> str | None:
+        """The module kind zoomed into (None when zoomed out)."""
+        return None if self.focus is None else self.face[self.focus]
 
     def paths(self, root: Path) -> tuple[Path, Path]:
         """The frame and its mask under the fixtures' ``som`` folder."""
@@ -39,63 +56,57 @@ class RealFrame:
 
 
 REAL_FRAMES: tuple[RealFrame, ...] = (
-    RealFrame("bomb-5", None, modules=5),  # the Button bottom-left, the timer bottom-middle
-    RealFrame("bomb-6", None, timer_on_face=False, modules=6),
-    RealFrame("button", "BigButton", 3),
-    RealFrame("keypad", "Keypad", 4, timer_on_face=False),
-    RealFrame("maze", "Maze", 2),
-    RealFrame("memory", "Memory", 1, timer_on_face=False),
-    RealFrame("morse", "Morse", 2, timer_on_face=False),
-    RealFrame("password", "Password", 0),
-    RealFrame("simon", "Simon", 0, timer_on_face=False),
-    RealFrame("venn-6", "Venn", 1, wires=6),
-    RealFrame("whoseonfirst", "WhosOnFirst", 5, timer_on_face=False),
-    RealFrame("wires-6", "Wires", 1, wires=6),
-    RealFrame("wireseq", "WireSequence", 5, wires=3),
+    RealFrame("bomb-5", FACE_5, True),
+    RealFrame("bomb-6", FACE_6, False),
+    RealFrame("button", FACE_5, True, focus=3),
+    RealFrame("keypad", FACE_6, False, focus=4),
+    # the module under the mouse (Wire Sequence, bottom-right) is outlined: the cursor rests on
+    # the middle of that outline (its box is x 200–323, y 243–369 px)
+    RealFrame("maze", FACE_5, True, focus=2, cursor=(0.51, 0.80)),
+    RealFrame("memory", FACE_6, False, focus=1),
+    RealFrame("morse", FACE_6, False, focus=2),
+    RealFrame("password", FACE_5, True, focus=0),
+    RealFrame("simon", FACE_6, False, focus=0),
+    RealFrame("venn-6", FACE_5, True, focus=1, wires=6),
+    RealFrame("whoseonfirst", FACE_6, False, focus=5),
+    RealFrame("wires-6", FACE_WIRES, True, focus=1, wires=6),
+    RealFrame("wireseq", FACE_WIRESEQ, True, focus=5, wires=3),
 )
-TIMER_SLOT = 4  # where the timer is in every real frame that shows it
-FACE_KINDS = ("Wires", "Keypad", "Maze", "Password", "Simon", "Memory", "Morse")
 
 
 @dataclass(frozen=True)
 class Lookalike:
-    """A bomb seen as a real frame sees its bomb: the side shown and the module zoomed into."""
+    """A bomb laid out as a real frame's, held with that face to the camera (the front)."""
 
     bomb: Bomb
-    side: BombSide
     focused: ModuleEngine | None
+    side: BombSide = "front"
 
 
-def lookalike(frame: RealFrame) -> Lookalike:
-    """The first seeded bomb laid out like ``frame``'s (raises if none of the seeds is)."""
-    for seed in range(SEARCH_SEEDS):
-        found = _try(frame, seed)
-        if found is not None:
-            return found
-    raise LookupError(f"no bomb seed below {SEARCH_SEEDS} is laid out like {frame.name}")
+def lookalike(frame: RealFrame, seed: int = 1) -> Lookalike:
+    """A bomb with ``frame``'s face on its front (and the timer there or behind), every module
+    drawn from ``random.Random(f"{seed}:<slot>:<kind>")``; a wire kind's generator is re-seeded
+    until the module has as many wires as the real one."""
+    spec = BombSpec(seed=seed, components=tuple(frame.face.values()))
+    widgets, spots = generate_widgets(random.Random(f"{seed}:edgework"), spec.opt_widgets)
+    bomb = Bomb(spec, V1, widgets, spots, Slot(on_front=frame.timer, index=TIMER_SLOT))
+    focused = None
+    for slot, kind in sorted(frame.face.items()):
+        wires = frame.wires if slot == frame.focus else None
+        engine = _module(bomb, kind, Slot(True, slot), seed, wires)
+        bomb.modules.append(engine)
+        if slot == frame.focus:
+            focused = engine
+    return Lookalike(bomb, focused)
 
 
-def _try(frame: RealFrame, seed: int) -> Lookalike | None:
-    if frame.kind is None:
-        if frame.timer_on_face:  # the Button bottom-left, the timer bottom-middle
-            kinds = ("BigButton", *FACE_KINDS[: frame.modules - 1])
-            bomb = Bomb.generate(BombSpec(seed=seed, components=kinds, front_only=True), V1)
-            ok = bomb.modules[0].slot.index == 3 and bomb.timer_slot.index == TIMER_SLOT
-            return Lookalike(bomb, "front", None) if ok else None
-        bomb = Bomb.generate(BombSpec(seed=seed, components=FACE_KINDS), V1)
-        ok = len(bomb.modules_on_face(False)) == frame.modules
-        return Lookalike(bomb, "back", None) if ok else None
-    spec = BombSpec(seed=seed, components=(frame.kind,), front_only=frame.timer_on_face)
-    bomb = Bomb.generate(spec, V1)
-    engine = bomb.modules[0]
-    on_timer_face = engine.slot.on_front == bomb.timer_slot.on_front
-    if engine.slot.index != frame.slot or on_timer_face != frame.timer_on_face:
-        return None
-    if frame.timer_on_face and bomb.timer_slot.index != TIMER_SLOT:
-        return None
-    if frame.wires is not None and _wires(engine) != frame.wires:
-        return None
-    return Lookalike(bomb, "front" if engine.slot.on_front else "back", engine)
+def _module(bomb: Bomb, kind: str, slot: Slot, seed: int, wires: int | None) -> ModuleEngine:
+    for attempt in range(SEARCH_SEEDS):
+        rng = random.Random(f"{seed}:{slot.index}:{kind}:{attempt}")
+        engine = engine_for(kind).generate(rng, rules=V1, bomb=bomb, slot=slot)
+        if wires is None or _wires(engine) == wires:
+            return engine
+    raise LookupError(f"no {kind} with {wires} wires in {SEARCH_SEEDS} seeds")
 
 
 def _wires(engine: ModuleEngine) -> int:

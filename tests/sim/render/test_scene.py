@@ -115,3 +115,21 @@ def test_frames_are_deterministic() -> None:
     again = [Compositor(640, 480).render(s) for s in scenes]
     for a, b in zip(first, again, strict=True):
         assert np.array_equal(a.image, b.image) and np.array_equal(a.ids, b.ids)
+
+
+def test_the_highlight_outlines_the_same_module_as_in_the_real_frame() -> None:
+    from PIL import Image
+    from test_framing import SOM, _fixture
+
+    from gptnt.sim.render.real_frames import REAL_FRAMES, lookalike
+
+    _fixture("maze")
+    real = np.asarray(Image.open(SOM / "maze-screen.png").convert("RGB"))
+    frame = next(f for f in REAL_FRAMES if f.name == "maze")
+    seen = lookalike(frame)
+    ours = Compositor(512, 384).render(Scene(seen.bomb, seen.side, seen.focused, 0.0, frame.cursor))
+    boxes = []
+    for image, tol in ((real, 40), (ours.image, 2)):  # the game's outline is shaded, ours flat
+        ys, xs = np.nonzero(_near(image, HIGHLIGHT, tol=tol) & (image[..., 2] < 80))
+        boxes.append(np.array([xs.min() / 512, ys.min() / 384, xs.max() / 512, ys.max() / 384]))
+    assert np.abs(boxes[0] - boxes[1]).max() <= 0.025, f"ours {boxes[1]}, the game's {boxes[0]}"
