@@ -31,6 +31,7 @@ _COMMAND_MODULES = [
     "baseline",
     "vllm",
     "diag",
+    "sanzaru",
 ]
 
 for _name in _COMMAND_MODULES:

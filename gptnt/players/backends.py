@@ -281,7 +281,7 @@ def _settings(config: PlayerConfig) -> dict[str, object]:
         "framing_announcement": "never",
     }
     if config.thinking is not None:
-        settings["thinking"] = False if config.thinking == "off" else "minimal"
+        settings["thinking"] = False if config.thinking == "off" else config.thinking
     return settings
 
 

@@ -29,7 +29,7 @@ CONFIGS_DIR = Path(__file__).resolve().parents[2] / "configs" / "players"
 """The repository's ``configs/players/`` folder."""
 
 PROVIDERS = ("anthropic", "openai", "google", "vllm")
-Thinking = Literal["off", "minimal"] | None
+Thinking = Literal["off", "minimal", "low", "medium", "high", "max"] | None
 
 
 class VllmServe(BaseModel):
@@ -75,7 +75,8 @@ class PlayerConfig(BaseModel):
     max_tokens: int = Field(1000, gt=0)
     """Output token cap per call."""
     thinking: Thinking = None
-    """``off`` or ``minimal`` extended reasoning; ``None`` leaves the provider default."""
+    """Extended reasoning: ``off``, or an effort level (``minimal`` … ``max``, pydantic-ai's
+    unified setting, mapped by each provider); ``None`` leaves the provider default."""
     interaction: InteractionMethod = "set-of-marks"
     coordinates: CoordinateSystem = "absolute"
     """For ``interaction: coordinates``: absolute pixels, scaled 0–1000, or relative 0–1."""

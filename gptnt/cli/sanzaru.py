@@ -1,0 +1,191 @@
+"""``gptnt sanzaru run|suite|report|variants``: the SANZARU mode (three agents, split senses)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+TEAM_HELP = "'oracle', 'random', or a player config / YAML / provider:model for every role"
+
+
+def _team(team: str, hints: str, solo: bool, thinking: str | None):  # type: ignore[no-untyped-def]
+    from gptnt.errors import ConfigError
+    from gptnt.sanzaru import HINTS, Team
+
+    if hints not in HINTS:
+        raise ConfigError(f"--hints {hints!r}: use one of {', '.join(HINTS)}")
+    if thinking not in (None, "off", "on", "max"):
+        raise ConfigError(f"--thinking {thinking!r}: use off, on or max")
+    if team in ("oracle", "random"):
+        if solo:
+            raise ConfigError("--solo needs a model team; the oracle and random teams are trios")
+        return Team(team, team, hints=hints)  # type: ignore[arg-type]
+    from gptnt.players.backends import check_endpoint
+    from gptnt.players.config import load_player_config
+
+    config = load_player_config(team)
+    if thinking is not None:
+        # The paper's budgets: off; on (capped, about 4,096 tokens) → a medium effort; max
+        # (uncapped) → the provider's highest effort.
+        level = {"off": "off", "on": "medium", "max": "max"}[thinking]
+        config = config.model_copy(update={"thinking": level})
+    check_endpoint(config)
+    return Team("model", config.name or config.model, config, hints, solo, thinking)  # type: ignore[arg-type]
+
+
+def run(
+    variant: Annotated[
+        str, typer.Argument(help="A variant id, e.g. base-1 (see `sanzaru variants`).")
+    ],
+    team: Annotated[str, typer.Option(help=f"Who plays: {TEAM_HELP}.")] = "oracle",
+    instance: Annotated[int, typer.Option(min=1, max=5, help="Instance of the variant (1–5).")] = 1,
+    hints: Annotated[str, typer.Option(help="none, weak, strong or playbook.")] = "weak",
+    solo: Annotated[
+        bool, typer.Option("--solo", help="One agent with every view, no hints.")
+    ] = False,
+    thinking: Annotated[
+        str | None, typer.Option(help="off, on or max (models that support it).")
+    ] = None,
+    out: Annotated[Path, typer.Option(help="Run directory for the episode's records.")] = Path(
+        "runs/sanzaru"
+    ),
+) -> None:
+    """Play one episode and print how it ended."""
+    import asyncio
+
+    from gptnt.sanzaru import play
+    from gptnt.sanzaru import variant as find
+
+    summary = asyncio.run(play(find(variant), instance, _team(team, hints, solo, thinking), out))
+    typer.echo(
+        f"{summary.episode_id}: {summary.outcome} after {summary.rounds_used} of "
+        f"{summary.rounds} rounds" + (f" ({summary.failure_mode})" if summary.failure_mode else "")
+    )
+    if summary.outcome == "crashed":
+        raise typer.Exit(3)
+
+
+def suite(
+    team: Annotated[str, typer.Option(help=f"Who plays: {TEAM_HELP}.")] = "oracle",
+    out: Annotated[Path, typer.Option(help="Run directory (resumable).")] = Path("runs/sanzaru"),
+    variant: Annotated[
+        list[str] | None, typer.Option(help="Only these variants; repeatable.")
+    ] = None,
+    instances: Annotated[int, typer.Option(min=1, max=5, help="Instances per variant.")] = 3,
+    repeats: Annotated[int, typer.Option(min=1, help="Episodes per instance.")] = 3,
+    hints: Annotated[str, typer.Option(help="none, weak, strong or playbook.")] = "weak",
+    solo: Annotated[
+        bool, typer.Option("--solo", help="One agent with every view, no hints.")
+    ] = False,
+    thinking: Annotated[str | None, typer.Option(help="off, on or max.")] = None,
+    concurrency: Annotated[int, typer.Option(min=1, help="Episodes in flight at once.")] = 4,
+) -> None:
+    """The bank: every variant × instance × repeat (the paper: 24 × 3 × 3 = 216 per model)."""
+    import asyncio
+
+    from rich.console import Console
+
+    from gptnt.sanzaru import suite as run_suite
+
+    t = _team(team, hints, solo, thinking)
+    console = Console(stderr=True)
+    done = {"n": 0, "defused": 0}
+
+    def tick(summary) -> None:  # type: ignore[no-untyped-def]
+        done["n"] += 1
+        done["defused"] += summary.outcome == "defused"
+        if done["n"] % 10 == 0:
+            console.print(f"{done['n']} episodes played, {done['defused']} defused")
+
+    summaries = asyncio.run(
+        run_suite(
+            t,
+            out,
+            variant_ids=variant,
+            instances=instances,
+            repeats=repeats,
+            concurrency=concurrency,
+            on_done=tick,
+        )
+    )
+    defused = sum(s.outcome == "defused" for s in summaries)
+    typer.echo(f"{len(summaries)} episodes in {out}: {defused} defused")
+
+
+def report(
+    runs: Annotated[list[Path], typer.Argument(help="SANZARU run directories.")],
+) -> None:
+    """Success by family, variant, subset, hint level and team with 95 % intervals; failure modes."""
+    import sys
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from gptnt.errors import ConfigError
+    from gptnt.sanzaru import KEYS, failure_table, lines, read_summaries
+
+    summaries = read_summaries(runs)
+    if not summaries:
+        raise ConfigError(f"runs={' '.join(map(str, runs))}: no SANZARU summaries there")
+    console = Console(width=None if sys.stdout.isatty() else 120)
+    for by in KEYS:
+        table = Table(title=f"SANZARU success by {by}")
+        for col in (by, "n", "defused", "rate", "95 % CI", "timed out", "wrong action", "crashed"):
+            table.add_column(col, justify="left" if col == by else "right")
+        for line in lines(summaries, KEYS[by]):
+            low, high = line.ci
+            table.add_row(
+                line.group,
+                str(line.n),
+                str(line.defused),
+                f"{line.rate:.1%}",
+                f"{low:.1%}–{high:.1%}",
+                str(line.timed_out),
+                str(line.wrong_action),
+                str(line.crashed),
+            )
+        console.print(table)
+    modes, flags, lost = failure_table(summaries)
+    table = Table(title=f"Failure modes and perspective flags of {lost} lost episodes")
+    for col in ("coded as", "episodes", "share"):
+        table.add_column(col, justify="left" if col == "coded as" else "right")
+    for name, k in [*modes.most_common(), *((f"flag: {f}", k) for f, k in flags.most_common())]:
+        table.add_row(name, str(k), f"{k / lost:.0%}" if lost else "—")
+    console.print(table)
+
+
+def variants_cmd() -> None:
+    """The 24 variants: family, subset, wires, cuts, manual, round budget."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from gptnt.sanzaru import variants
+
+    table = Table(title="SANZARU variants")
+    for col in ("variant", "family", "subset", "wires", "cuts", "manual", "rounds", "note"):
+        table.add_column(col)
+    for v in variants().values():
+        table.add_row(
+            v.id,
+            v.family,
+            v.subset,
+            str(v.wires),
+            str(v.cuts or v.code),
+            v.manual,
+            str(v.rounds),
+            v.note,
+        )
+    Console().print(table)
+
+
+def register(app: typer.Typer) -> None:
+    sanzaru = typer.Typer(
+        help="SANZARU: Deaf, Mute and Blind defuse bombs together.", no_args_is_help=True
+    )
+    sanzaru.command("run")(run)
+    sanzaru.command("suite")(suite)
+    sanzaru.command("report")(report)
+    sanzaru.command("variants")(variants_cmd)
+    app.add_typer(sanzaru, name="sanzaru")

@@ -1,0 +1,34 @@
+"""SANZARU: three agents with split senses — Deaf, Mute, Blind — defuse bombs together.
+
+Deaf sees the bomb and can speak and gesture but hears nothing; Mute reads the manual and can
+only gesture; Blind feels the bomb, is the only one who acts, and hears speech but cannot see
+gestures. Seven puzzle families (one coordination ability each), 24 variants, 120 instances;
+an oracle team with a fixed protocol, a random team, model teams through the KTANE backends;
+failure coding of every loss from the record. See ``docs/sanzaru.md``.
+"""
+
+from gptnt.sanzaru._bomb import FAMILIES, Bomb, Variant, generate, instances, variant, variants
+from gptnt.sanzaru._game import Episode
+from gptnt.sanzaru._report import KEYS, failure_table, lines
+from gptnt.sanzaru._run import Summary, Team, play, read_summaries, suite
+from gptnt.sanzaru._teams import HINTS
+
+__all__ = [
+    "FAMILIES",
+    "HINTS",
+    "KEYS",
+    "Bomb",
+    "Episode",
+    "Summary",
+    "Team",
+    "Variant",
+    "failure_table",
+    "generate",
+    "instances",
+    "lines",
+    "play",
+    "read_summaries",
+    "suite",
+    "variant",
+    "variants",
+]
