@@ -203,7 +203,13 @@ class Game:
                 "Please enter a valid list of components to be present on the bomb. "
                 f"e.g. components=Wires,BigButton ({err})"
             ) from None
-        self._mission = _Mission(config, bomb, random.Random(f"{config.seed}:game"))
+        # The bomb is a function of the seed; the game's own draws (lottery, /random, magic's
+        # module order) are not: the real game draws them afresh in every episode, and the
+        # paper's random baseline (the mod's lottery, 100 attempts per mission) relies on that.
+        # Seeding them with the session id as well keeps a replayed session identical while
+        # episodes of one mission (each with its own session id) differ.
+        draws = random.Random(f"{config.seed}:{config.session_id or ''}:game")
+        self._mission = _Mission(config, bomb, draws)
         self._lifecycle = Lifecycle.TRANSITIONING
         self._transitions = deque(
             [

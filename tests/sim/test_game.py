@@ -324,6 +324,18 @@ def test_lottery_is_seeded() -> None:
     assert all(t.startswith("Did: ") for t in texts)
 
 
+def test_lottery_differs_between_episodes_of_one_mission() -> None:
+    """Each episode has its own session id; the bomb stays the same, the lottery's draws do not
+    (the paper's random baseline repeats each mission 100 times through the lottery)."""
+    games = [_playing(_config(session_id=f"episode-{i}")) for i in range(3)]
+    states = [g.state() for g in games]
+    assert all(s.modules == states[0].modules for s in states)
+    draws = [tuple(g.action("lottery") for _ in range(12)) for g in games]
+    assert len(set(draws)) == 3
+    again = _playing(_config(session_id="episode-0"))
+    assert tuple(again.action("lottery") for _ in range(12)) == draws[0]
+
+
 def test_detonate_solve_and_random() -> None:
     game = _playing()
     assert game.random_solve(1).strip() in ("Keypad", "Wires", "Maze")
