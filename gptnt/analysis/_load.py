@@ -28,6 +28,9 @@ from gptnt.records import (
     read_summary,
 )
 
+GAME_OUTCOMES = ("solved", "timeout", "strikeout")
+"""The outcomes that are the players' results; anything else is never in a rate's n."""
+
 Status = Literal["finished", "crashed", "parked", "incomplete"]
 """``finished``: it has an outcome; ``crashed``: its latest attempt crashed and may be retried;
 ``parked``: it crashed too often; ``incomplete``: it started but has no ledger line."""
@@ -96,8 +99,9 @@ class Episode:
 
     @property
     def scored(self) -> bool:
-        """Counts towards success rates: a real outcome, not an infrastructure failure."""
-        return self.status == "finished" and self.outcome != "crashed"
+        """Counts towards success rates: an outcome of the game (solved, timeout, strikeout),
+        not an infrastructure failure or a stopped run."""
+        return self.status == "finished" and self.outcome in GAME_OUTCOMES
 
     @property
     def schema_version(self) -> int:

@@ -71,10 +71,10 @@ def episode_status(episodes: Sequence[Episode]) -> Table:
         episodes, lambda e: (e.run, e.pairing, e.mode)
     ).items():
         status = Counter(e.status for e in group)
-        crashed = sum(e.status == "finished" and e.outcome == "crashed" for e in group)
-        rows.append((run, pairing, mode, len(group), status["finished"] - crashed,
-                     crashed + status["crashed"], status["parked"], status["incomplete"],
-                     sum(e.attempts for e in group), _solved(group)))  # fmt: skip
+        scored = sum(e.scored for e in group)
+        crashed = len(group) - scored - status["parked"] - status["incomplete"]
+        rows.append((run, pairing, mode, len(group), scored, crashed, status["parked"],
+                     status["incomplete"], sum(e.attempts for e in group), _solved(group)))  # fmt: skip
     return Table(
         "episodes", "Episodes per run, pairing and mode", "(bookkeeping)",
         ("run", "pairing", "mode", "episodes", "with outcome", "crashed", "parked", "incomplete",
@@ -110,7 +110,7 @@ def outcomes(episodes: Sequence[Episode]) -> Table:
     rows = []
     key = lambda e: (e.mission_id, e.pairing, e.mode)
     for (mission, pairing, mode), group in _group(episodes, key).items():
-        icons = "  ".join(f"{ICONS[e.outcome]}{_bullets(e)}" for e in group)
+        icons = "  ".join(f"{ICONS.get(e.outcome, ICONS['crashed'])}{_bullets(e)}" for e in group)
         scored = [e for e in group if e.scored]
         present = sum(len(e.summary.modules) for e in scored if e.summary)
         solved = sum(e.summary.modules_solved for e in scored if e.summary)
