@@ -302,9 +302,10 @@ def api_key(config: PlayerConfig) -> str:
         "vllm": " (any value if the vLLM server runs without --api-key)",
         "openai": " (for an OpenAI-compatible server that needs no key, use model: vllm:…)",
     }.get(config.provider, "")
+    also = "".join(f" (or ${name})" for name in names[1:])
     raise PlayerConfigError(
-        f"{who}: api_key_env: ${names[0]} is not set; export it with the {config.provider} "
-        f"API key{hint}"
+        f"{who}: api_key_env: ${names[0]}{also} is not set; export it with the "
+        f"{config.provider} API key{hint}"
     )
 
 

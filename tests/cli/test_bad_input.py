@@ -44,7 +44,7 @@ ROWS = [
     Row("anthropic key missing", ("--expert", "anthropic:claude-sonnet-4-6"),
         ("api_key_env: $ANTHROPIC_API_KEY is not set", "export it")),
     Row("google key missing", ("--expert", "google:gemini-3-flash-preview"),
-        ("api_key_env: $GOOGLE_API_KEY is not set", "export it")),
+        ("api_key_env: $GOOGLE_API_KEY (or $GEMINI_API_KEY) is not set", "export it")),
     Row("shipped claude config, no key", ("--expert", "claude-sonnet-4-6"),
         ("player claude-sonnet-4-6: api_key_env: $ANTHROPIC_API_KEY is not set",)),
     Row("shipped gemini config, no key", ("--expert", "gemini-3-flash"),
