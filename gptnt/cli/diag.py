@@ -161,12 +161,14 @@ def report(
     results: Annotated[list[Path], typer.Argument(help="Results folders written by `diag run`.")],
 ) -> None:
     """Accuracy per category and module kind, with 95 % Wilson CIs and the chance level."""
+    import sys
+
     from rich.console import Console
     from rich.table import Table
 
     from gptnt.diagnostics import read_answers, read_spec, report_rows
 
-    console = Console()
+    console = Console(width=None if sys.stdout.isatty() else 120)
     for folder in results:
         answers = read_answers(folder)
         spec = read_spec(folder)

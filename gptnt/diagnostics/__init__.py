@@ -22,7 +22,6 @@ from gptnt.diagnostics._dataset import (
     read_dataset,
 )
 from gptnt.diagnostics._report import rows as report_rows
-from gptnt.diagnostics._report import wilson
 from gptnt.diagnostics._run import (
     Answer,
     ModelAnswerer,
@@ -51,5 +50,4 @@ __all__ = [
     "read_spec",
     "report_rows",
     "run",
-    "wilson",
 ]

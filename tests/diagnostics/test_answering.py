@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from fake_openai import FakeServer, completion
 
+from gptnt.analysis import wilson
 from gptnt.diagnostics import (
     ModelAnswerer,
     RandomAnswerer,
@@ -19,7 +20,6 @@ from gptnt.diagnostics import (
     read_dataset,
     report_rows,
     run,
-    wilson,
 )
 from gptnt.manual import build_manual
 from gptnt.players.config import PlayerConfig
