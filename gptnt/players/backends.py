@@ -273,13 +273,14 @@ def _content(part: TextPart | ImagePart | CachePoint) -> object:
 
 def _settings(config: PlayerConfig) -> dict[str, object]:
     settings: dict[str, object] = {
-        "temperature": config.temperature,
         "max_tokens": config.max_tokens,
         "timeout": config.timeout_s,
         "max_retries": config.transport_retries,
         # Our system prompt goes out exactly as written, identical on every request.
         "framing_announcement": "never",
     }
+    if config.temperature is not None:
+        settings["temperature"] = config.temperature
     if config.thinking is not None:
         settings["thinking"] = False if config.thinking == "off" else config.thinking
     return settings

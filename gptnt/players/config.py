@@ -71,7 +71,8 @@ class PlayerConfig(BaseModel):
     """Environment variable holding the API key (never the key itself)."""
     image_size: tuple[int, int] = (640, 480)
     """``(width, height)`` in pixels of every image the model is shown."""
-    temperature: float = Field(0.6, ge=0.0, le=2.0)
+    temperature: float | None = Field(0.6, ge=0.0, le=2.0)
+    """Sampling temperature; ``null`` sends none (OpenAI's reasoning models reject one)."""
     max_tokens: int = Field(1000, gt=0)
     """Output token cap per call."""
     thinking: Thinking = None

@@ -38,7 +38,7 @@ class PlayerSettings(_Record):
 
     model: str  # provider:model-name
     base_url_host: str | None = None  # host[:port] of the endpoint, None for the provider default
-    temperature: float
+    temperature: float | None  # None: none sent (OpenAI's reasoning models take none)
     max_tokens: int  # output token cap per call
     image_size: tuple[int, int]  # (width, height) in pixels of every image shown
     interaction: str  # set-of-marks or coordinates
