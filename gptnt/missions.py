@@ -90,6 +90,12 @@ class Suite(BaseModel):
     description: str = ""
     missions: list[str] = Field(min_length=1, description="Mission ids, played in this order.")
     modes: list[Mode] = Field(min_length=1)
+    rule_seeds: list[int] = Field(
+        default=[1],
+        min_length=1,
+        description="Rule seeds every mission is played under (1 = the v1 manual); episodes of "
+        "one mission under different seeds pair up in the report.",
+    )
 
 
 def missions_dir() -> Path:

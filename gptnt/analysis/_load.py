@@ -90,7 +90,22 @@ class Episode:
 
     @property
     def pairing(self) -> str:
-        return f"{self.defuser} × {self.expert}"
+        """The players, and the rule seed when it is not the v1 manual's: every table keeps
+        episodes of different rules apart."""
+        seed = "" if self.rule_seed == 1 else f" · rule seed {self.rule_seed}"
+        return f"{self.defuser} × {self.expert}{seed}"
+
+    @property
+    def rule_seed(self) -> int:
+        if self.summary:
+            return self.summary.rule_seed
+        return self.started.rule_seed if self.started else 1
+
+    @property
+    def repeat(self) -> int:
+        """The repeat index from the natural key (``….r<N>``)."""
+        last = self.key.rsplit(".", 1)[-1]
+        return int(last[1:]) if last[:1] == "r" and last[1:].isdigit() else 0
 
     @property
     def outcome(self) -> str:

@@ -499,6 +499,39 @@ def cost(episodes: Sequence[Episode]) -> Table:
     )  # fmt: skip
 
 
+# ---------------------------------------------------------------------------- rule seeds
+
+
+def rule_seeds(episodes: Sequence[Episode]) -> Table:
+    """The contamination contrast: per players and mode, the success rate under the v1 rules
+    (rule seed 1, on the web for years) minus that under each other rule seed, over the
+    (mission, repeat) pairs scored under both, with a paired 95 % bootstrap interval."""
+    rows = []
+    scored = [e for e in episodes if e.scored]
+    by = _group(scored, lambda e: (f"{e.defuser} × {e.expert}", e.mode, e.rule_seed))
+    for (players, mode, seed), group in by.items():
+        base = {(e.mission_id, e.repeat): e for e in by.get((players, mode, 1), [])}
+        if seed == 1 or not base:
+            continue
+        pairs = [(base[(e.mission_id, e.repeat)], e) for e in group
+                 if (e.mission_id, e.repeat) in base]  # fmt: skip
+        if not pairs:
+            continue
+        drop = [float(a.outcome == "solved") - float(b.outcome == "solved") for a, b in pairs]
+        rows.append((players, mode, seed, len(pairs),
+                     Rate(sum(a.outcome == "solved" for a, _ in pairs), len(pairs)),
+                     Rate(sum(b.outcome == "solved" for _, b in pairs), len(pairs)),
+                     mean(drop)))  # fmt: skip
+    return Table(
+        "rule_seeds", "Contamination contrast: v1 rules minus unseen rules", "(rule seeds)",
+        ("players", "mode", "rule seed", "pairs", "solved, seed 1", "solved, this seed",
+         "drop (paired)"),
+        tuple(rows),
+        "Pairs: the same mission and repeat under rule seed 1 and under the other seed; a "
+        "positive drop means the players did better with the rules on the web.",
+    )  # fmt: skip
+
+
 ANALYSES: tuple[Callable[[Sequence[Episode]], Table], ...] = (
     episode_status,
     outcomes,
@@ -515,6 +548,7 @@ ANALYSES: tuple[Callable[[Sequence[Episode]], Table], ...] = (
     localisation,
     tokens,
     cost,
+    rule_seeds,
     episode_index,
 )
 

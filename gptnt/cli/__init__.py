@@ -24,6 +24,7 @@ app = typer.Typer(
 _COMMAND_MODULES = [
     "missions",
     "manual",
+    "ruleseed",
     "sim",
     "run",
     "suite",

@@ -11,11 +11,18 @@ import typer
 def build(
     rule_seed: Annotated[int, typer.Option("--rule-seed", help="Rule seed of the ruleset.")] = 1,
     out: Annotated[Path, typer.Option("--out", help="Directory to write.")] = Path("manual"),
+    pools: Annotated[
+        Path | None, typer.Option(help="Rule-seed word pools file (Morse, Password).")
+    ] = None,
 ) -> None:
-    """Typeset the manual of a rule seed: page texts, page images and manual.json."""
-    from gptnt.manual import build_manual, save
+    """Typeset the manual of a rule seed: page texts, page images and manual.json.
 
-    manual = build_manual(rule_seed)
+    A seed other than 1 without word pools is refused (its manual would lack two modules)."""
+    from gptnt.manual import build_manual, save
+    from gptnt.rules.ruleset import POOLED_KINDS, ruleset
+
+    ruleset(rule_seed, pools=pools).require(POOLED_KINDS.values())
+    manual = build_manual(rule_seed, pools=pools)
     index = save(manual, out)
     typer.echo(f"{manual.identity}: {len(manual.pages)} pages -> {index}")
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 if TYPE_CHECKING:
+    from gptnt.missions import Mission
     from gptnt.records import Summary, TurnEvent
     from services.manager import EpisodeSpec
 
@@ -94,6 +95,34 @@ def result_table(summaries: list[Summary]):  # type: ignore[no-untyped-def]
     return table
 
 
+def use_rule_seed(flag: int | None, pools: Path | None, missions: list[Mission]) -> int:
+    """The rule seed in force (``--rule-seed``, else the missions' ``ruleSeed``, else 1),
+    checked up front: it agrees with every mission naming one and has tables for their modules.
+    The word pools file given goes to every service this process starts (through the inherited
+    ``GPTNT_RULESEED_POOLS``)."""
+    import os
+
+    from gptnt.errors import ConfigError
+    from gptnt.rules.ruleseed import ENV, read_pools
+    from gptnt.rules.ruleset import ruleset
+
+    named = sorted({m.config.rule_seed for m in missions if m.config.rule_seed is not None})
+    seed = flag if flag is not None else (named[0] if named else 1)
+    clash = [m.id for m in missions if m.config.rule_seed not in (None, seed)]
+    if clash:
+        raise ConfigError(
+            f"--rule-seed {seed}: mission {clash[0]} names ruleSeed "
+            f"{next(m for m in missions if m.id == clash[0]).config.rule_seed}; "
+            "drop the flag or pick missions of one rule seed"
+        )
+    if pools is not None:
+        read_pools(pools)
+        os.environ[ENV] = str(pools.resolve())
+    rules = ruleset(seed, pools=pools)
+    rules.require({kind for m in missions for kind in m.config.components})
+    return seed
+
+
 def run(
     mission: Annotated[
         str, typer.Option("--mission", help="Mission id (see `gptnt missions list`).")
@@ -143,6 +172,17 @@ def run(
     redis_url: RedisUrl = None,
     out: Out = Path("runs"),
     seed: Annotated[int, typer.Option(help="Seed of the players' own randomness.")] = 0,
+    rule_seed: Annotated[
+        int | None,
+        typer.Option(
+            help="Rule seed of game, manual and oracle together (1 = the v1 manual); default: "
+            "the mission's ruleSeed, else 1."
+        ),
+    ] = None,
+    pools: Annotated[
+        Path | None,
+        typer.Option(help="Rule-seed word pools file (Morse, Password) for seeds other than 1."),
+    ] = None,
     launch: Launch = "process",
     step_sleep: Annotated[
         float,
@@ -175,13 +215,15 @@ def run(
     needs = Needs(game=game, redis_url=redis_url or os.environ.get(ENV_URL), out=out)
     check_inputs(needs)
     mission_obj = get_mission(mission)
+    rule_seed = use_rule_seed(rule_seed, pools, [mission_obj])
     from gptnt.players.seats import attach_manual, resolve_lineup
 
     # Unknown players, then keys, endpoints, the game and Redis (checked and probed), then a
     # bad manual: one line each, before any service starts.
     defuser_seat, expert_seat = resolve_lineup(
-        defuser, expert, solo=solo, manual=manual, no_manual=no_manual, read_manual=False
-    )
+        defuser, expert, solo=solo, manual=manual, no_manual=no_manual, read_manual=False,
+        rule_seed=rule_seed,
+    )  # fmt: skip
     lineup = (defuser_seat, expert_seat)
     models = [c.config for c in lineup if c is not None and c.config is not None]
     preflight(dataclasses.replace(needs, players=models))
@@ -197,7 +239,7 @@ def run(
 
     spec = EpisodeSpec.make(
         mission_obj.id, mode, solo or defuser or "oracle", expert or "oracle",  # type: ignore[arg-type]
-        seed=seed, solo=solo is not None, no_manual=no_manual, manual=manual,
+        seed=seed, solo=solo is not None, no_manual=no_manual, manual=manual, rule_seed=rule_seed,
     )  # fmt: skip
     settings = EpisodeSettings(
         backend=game,

@@ -44,7 +44,12 @@ def serve(
     port: Port = DEFAULT_PORT,
     width: Annotated[int, typer.Option(min=16, help="Frame width in pixels.")] = 640,
     height: Annotated[int, typer.Option(min=16, help="Frame height in pixels.")] = 480,
-    rule_seed: Annotated[int, typer.Option(help="Rule seed of the manual (1 = v1).")] = 1,
+    rule_seed: Annotated[
+        int, typer.Option(help="Rule seed the game plays (1 = the v1 manual).")
+    ] = 1,
+    pools: Annotated[
+        Path | None, typer.Option(help="Rule-seed word pools file (Morse, Password).")
+    ] = None,
     status_codes: Annotated[
         str,
         typer.Option(
@@ -60,7 +65,11 @@ def serve(
         ),
     ] = "flat",
 ) -> None:
-    """Serve the embedded simulator over the game's HTTP protocol."""
+    """Serve the embedded simulator over the game's HTTP protocol.
+
+    A ``/startmission`` whose ``ruleSeed`` extension parameter names another rule seed is
+    refused, so a harness whose manual and oracle use other rules never plays this game.
+    """
     from gptnt.errors import ConfigError
     from gptnt.rules.ruleset import ruleset
     from gptnt.sim.game import Game
@@ -74,7 +83,7 @@ def serve(
     game = Game(
         width=width,
         height=height,
-        ruleset=ruleset(rule_seed),
+        ruleset=ruleset(rule_seed, pools=pools),
         mask_style=mask_style,  # type: ignore[arg-type]
     )
     app = create_app(game, status_codes=status_codes)  # type: ignore[arg-type]

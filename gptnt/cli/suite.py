@@ -26,9 +26,11 @@ suite_app = typer.Typer(help="Run a suite of episodes on parallel games.", no_ar
 
 
 def _jobs(name: str, only: str | None, modes: str | None, defuser: str, expert: str,
-          repeats: int, settings, run: str, retries: int) -> list[Job]:  # type: ignore[no-untyped-def]  # fmt: skip
+          repeats: int, settings, run: str, retries: int, rule_seeds: list[int] | None = None,
+          pools: Path | None = None) -> list[Job]:  # type: ignore[no-untyped-def]  # fmt: skip
+    from gptnt.cli.run import use_rule_seed
     from gptnt.errors import ConfigError
-    from gptnt.missions import load_suite
+    from gptnt.missions import get_mission, load_suite
     from services.manager import EpisodeSpec
     from services.manager._queue import Job
 
@@ -46,10 +48,13 @@ def _jobs(name: str, only: str | None, modes: str | None, defuser: str, expert: 
         bad = [m for m in chosen_modes if m not in suite.modes]
         if bad:
             raise ConfigError(f"--modes: {', '.join(bad)} not among the suite's {suite.modes}")
+    played = [get_mission(m) for m in missions]
+    seeds = [use_rule_seed(s, pools, played) for s in (rule_seeds or suite.rule_seeds)]
     return [
-        Job(run=run, spec=EpisodeSpec.make(m, mode, defuser, expert, repeat=r, seed=r),
+        Job(run=run, spec=EpisodeSpec.make(m, mode, defuser, expert, repeat=r, seed=r,
+                                           rule_seed=rs),
             settings=settings, retries=retries)  # type: ignore[arg-type]
-        for r in range(repeats) for mode in chosen_modes for m in missions
+        for r in range(repeats) for rs in seeds for mode in chosen_modes for m in missions
     ]  # fmt: skip
 
 
@@ -90,6 +95,18 @@ def suite_run(
         str, typer.Option("--game", help="Game backend: sim, sim-process or a URL.")
     ] = "sim",
     launch: Launch = "process",
+    rule_seed: Annotated[
+        list[int] | None,
+        typer.Option(
+            "--rule-seed",
+            help="Play every mission under this rule seed (repeatable; replaces the suite's "
+            "ruleSeeds, e.g. --rule-seed 1 --rule-seed 1764 --rule-seed 90210).",
+        ),
+    ] = None,
+    pools: Annotated[
+        Path | None,
+        typer.Option(help="Rule-seed word pools file (Morse, Password) for seeds other than 1."),
+    ] = None,
 ) -> None:
     """Play a suite on N parallel games; resumable; exits when every episode is done."""
     import asyncio
@@ -103,7 +120,8 @@ def suite_run(
 
     run = run_name or f"suite-{name}-{player_slug(defuser)}-{player_slug(expert)}"
     settings = EpisodeSettings(backend=game, launch=launch)  # type: ignore[arg-type]
-    jobs = _jobs(name, only, modes, defuser, expert, repeats, settings, run, retries)
+    jobs = _jobs(name, only, modes, defuser, expert, repeats, settings, run, retries,
+                 rule_seed, pools)  # fmt: skip
     player_infos(EpisodeSpec.make("x", "sync", defuser, expert))  # bad names fail here
     run_dir = out / run
     ledger = Ledger(run_dir)
@@ -201,9 +219,23 @@ def worker(
     redis_url: Annotated[str, typer.Option("--redis-url", help="The suite's Redis (admin URL).")],
     out: Out = Path("runs"),
     games: Annotated[int, typer.Option("--games", min=1, help="Games played in parallel.")] = 1,
+    pools: Annotated[
+        Path | None,
+        typer.Option(
+            help="Rule-seed word pools file, for episodes whose rule seed needs them (each "
+            "episode carries its rule seed)."
+        ),
+    ] = None,
 ) -> None:
     """Take episodes from a suite's queue on this host until interrupted."""
     import asyncio
+    import os
+
+    from gptnt.rules.ruleseed import ENV, read_pools
+
+    if pools is not None:
+        read_pools(pools)
+        os.environ[ENV] = str(pools.resolve())
 
     from services.bus import connect
     from services.manager._queue import work

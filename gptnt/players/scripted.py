@@ -388,7 +388,7 @@ SCRIPTED: dict[Role, dict[str, type]] = {
 }
 
 
-def scripted_policy(role: Role, name: str, *, seed: int = 0) -> Policy:
+def scripted_policy(role: Role, name: str, *, seed: int = 0, rule_seed: int = 1) -> Policy:
     """The scripted policy ``name`` for ``role``; ``PlayerConfigError`` names the choices."""
     from gptnt.errors import PlayerConfigError
 
@@ -398,4 +398,8 @@ def scripted_policy(role: Role, name: str, *, seed: int = 0) -> Policy:
             f"--{role} {name!r}: no such scripted {role}; use one of {', '.join(kinds)}"
         )
     cls = kinds[name]
-    return cls(seed=seed) if cls is RandomDefuser else cls()
+    if cls is RandomDefuser:
+        return cls(seed=seed)
+    if cls is OracleExpert:
+        return cls(rules=ruleset(rule_seed))
+    return cls()

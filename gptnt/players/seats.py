@@ -162,7 +162,7 @@ def build_policy(
     from gptnt.players.scripted import scripted_policy
 
     if choice.kind == "scripted":
-        return scripted_policy(choice.role, choice.ref, seed=seed)
+        return scripted_policy(choice.role, choice.ref, seed=seed, rule_seed=choice.rule_seed)
     from gptnt.players.model import ModelPolicy
 
     assert choice.config is not None and choice.seat is not None

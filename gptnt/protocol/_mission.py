@@ -98,6 +98,12 @@ class MissionConfig(BaseModel):
         "10000 or more.",
     )
     session_id: str | None = Field(default=None, description="Tag for the game's log lines.")
+    rule_seed: int | None = Field(
+        default=None,
+        description="Extension: the rule seed of the caller's manual and oracle (1 = the v1 "
+        "manual). A mission may name one; our simulator refuses a mission whose rule seed is "
+        "not the one it plays. The mods ignore the parameter.",
+    )
 
     @model_validator(mode="after")
     def _needy_within_limit(self) -> MissionConfig:
@@ -129,7 +135,8 @@ class MissionConfig(BaseModel):
 
     @classmethod
     def from_query(cls, query: Mapping[str, str]) -> MissionConfig:
-        """Parse ``/startmission`` parameters; every one but ``sessionId`` is required.
+        """Parse ``/startmission`` parameters; every one but ``sessionId`` and ``ruleSeed`` is
+        required.
 
         Raises ``QueryError`` for a parameter that is missing or unparsable, ``QueryValueError``
         for one out of bounds; both name it (``.parameter``, as the wire spells it).
@@ -139,7 +146,7 @@ class MissionConfig(BaseModel):
             key = field.alias or name
             text = query.get(key)
             if text is None:
-                if name == "session_id":
+                if name in ("session_id", "rule_seed"):
                     continue
                 raise QueryError(f"/startmission: missing query parameter {key}", parameter=key)
             raw[name] = _PARSERS.get(name, _keep)(key, text)
@@ -174,6 +181,7 @@ _PARSERS = {
     "components": _split_components,
     "time_scale": parse_float,
     "time_step_size": parse_int,
+    "rule_seed": parse_int,
 }
 
 

@@ -94,6 +94,7 @@ class EpisodeStarted(_Record):
     mode: Mode
     players: list[PlayerInfo]
     mission: str  # the MissionConfig as JSON (exactly what /startmission got)
+    rule_seed: int = 1  # the rule seed game, manual and oracle shared (1 = the v1 manual)
     at: float
     harness: Harness | None = None  # None in version 1 records
 
@@ -166,6 +167,7 @@ class Summary(_Record):
     episode_id: str
     mission_id: str
     mode: Mode
+    rule_seed: int = 1  # the rule seed game, manual and oracle shared (1 = the v1 manual)
     attempt: int = 1
     players: list[PlayerInfo]
     outcome: Outcome

@@ -47,7 +47,7 @@ from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
 
-from gptnt.errors import SimulatorError
+from gptnt.errors import ConfigError, SimulatorError
 from gptnt.protocol._kinds import KINDS
 from gptnt.protocol._mission import Lifecycle, MissionConfig
 from gptnt.protocol._state import BombState
@@ -178,8 +178,23 @@ class Game:
     def health(self) -> str:
         return self._lifecycle.value
 
+    def _check_rules(self, config: MissionConfig) -> None:
+        """Refuse a mission whose rule seed (the caller's manual and oracle) is not this game's,
+        or whose modules this game's rule seed has no tables for (no word pools)."""
+        mine = self.ruleset.rule_seed
+        if config.rule_seed is not None and config.rule_seed != mine:
+            raise SimulatorError(
+                f"Error: ruleSeed={config.rule_seed}: this game plays rule seed {mine}; start "
+                f"it with --rule-seed {config.rule_seed} (or send ruleSeed={mine})"
+            )
+        try:
+            self.ruleset.require(config.components)
+        except ConfigError as err:
+            raise SimulatorError(f"Error: {err}") from None
+
     @_locked
     def start_mission(self, config: MissionConfig) -> str:
+        self._check_rules(config)
         if self._lifecycle is not Lifecycle.SETUP:
             raise SimulatorError(f"Cannot start a game from {self._lifecycle.value} state")
         self._scale = config.time_scale

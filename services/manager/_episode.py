@@ -171,7 +171,7 @@ class Episode:
             EpisodeStarted(
                 episode_id=self.dir.name, mission_id=self.mission.id, mode=self.spec.mode,
                 players=players, mission=self.mission.config.model_dump_json(by_alias=True),
-                at=started, harness=harness(),
+                rule_seed=self.spec.rule_seed, at=started, harness=harness(),
             )
         )  # fmt: skip
         limit = self.settings.wall_limit_s or 3 * self.mission.config.time_limit + 120
@@ -239,7 +239,8 @@ class Episode:
             self._handles = [
                 ProcessHandle("game", ["--game-id", gid, "--backend", s.backend, "--width",
                               str(s.width), "--height", str(s.height), "--deadline",
-                              str(s.game_call_s), "--startup-timeout", str(s.startup_timeout_s)],
+                              str(s.game_call_s), "--startup-timeout", str(s.startup_timeout_s),
+                              "--rule-seed", str(self.spec.rule_seed)],
                               users["game"], logs / "game.log"),
                 *(ProcessHandle(c.role, ["--game-id", gid, "--role", c.role, "--player",
                                 c.model_dump_json(), "--seed", str(self.spec.policy_seed),
@@ -250,8 +251,9 @@ class Episode:
             ]  # fmt: skip
             return
         backend = BackendSpec(
-            kind=s.backend, width=s.width, height=s.height, deadline_s=s.game_call_s
-        )
+            kind=s.backend, width=s.width, height=s.height, deadline_s=s.game_call_s,
+            rule_seed=self.spec.rule_seed,
+        )  # fmt: skip
 
         def player(choice: SeatChoice) -> Callable[[aioredis.Redis], Awaitable[None]]:
             policy = make_policy(
@@ -363,7 +365,9 @@ class Episode:
         s = self.settings
         self._events = EventStream(self._admin, self.keys, TypeAdapter(game_api.GameEvent))
         await self._wait_ready(("game",))
-        config = self.mission.config.model_copy(update={"session_id": self.keys.game_id})
+        config = self.mission.config.model_copy(
+            update={"session_id": self.keys.game_id, "rule_seed": self.spec.rule_seed}
+        )
         # Startup pause #1: the mission is loaded, the clock stopped in the dark.
         await self._game(
             game_api.START, game_api.StartRequest(mission=config), timeout_s=s.startup_timeout_s
@@ -481,7 +485,7 @@ class Episode:
         remaining = final.timer_module.seconds_remaining if final else None
         return Summary(
             episode_id=self.dir.name, mission_id=self.mission.id, mode=self.spec.mode,
-            attempt=self.spec.attempt, players=players, outcome=outcome, reason=reason,
+            rule_seed=self.spec.rule_seed, attempt=self.spec.attempt, players=players, outcome=outcome, reason=reason,
             modules=[ModuleResult(name=m.name, solved=m.is_solved) for m in final.modules] if final else [],
             strikes=len(final.strikes) if final else 0, time_limit=limit,
             game_time_used=None if remaining is None else limit - remaining,

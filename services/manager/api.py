@@ -39,20 +39,23 @@ class EpisodeSpec(BaseModel):
     manual: str = "generated"  # the manual a model Expert / solo model reads: generated or a dir
     seed: int = 0  # seed of the policies' own randomness (the bomb's seed is the mission's)
     repeat: int = Field(default=0, ge=0)  # which repeat of the mission this is (in ``key`` too)
+    rule_seed: int = 1  # the rules of game, manual and oracle (1 = the v1 manual)
     attempt: int = Field(default=1, ge=1)
 
     @classmethod
     def make(cls, mission_id: str, mode: Mode, defuser: str = "oracle", expert: str = "oracle",
              *, repeat: int = 0, seed: int = 0, attempt: int = 1, solo: bool = False,
-             no_manual: bool = False, manual: str = "generated") -> EpisodeSpec:  # fmt: skip
+             no_manual: bool = False, manual: str = "generated",
+             rule_seed: int = 1) -> EpisodeSpec:  # fmt: skip
         players = (
             f"solo-{player_slug(defuser)}{'-nomanual' if no_manual else ''}" if solo
             else f"{player_slug(defuser)}-{player_slug(expert)}"
         )  # fmt: skip
-        key = f"{mission_id}.{mode}.{players}.r{repeat}"
+        rules = "" if rule_seed == 1 else f".rs{rule_seed}"
+        key = f"{mission_id}.{mode}.{players}{rules}.r{repeat}"
         return cls(key=key, mission_id=mission_id, mode=mode, defuser=defuser, expert=expert,
                    seed=seed, repeat=repeat, attempt=attempt, solo=solo, no_manual=no_manual,
-                   manual=manual)  # fmt: skip
+                   manual=manual, rule_seed=rule_seed)  # fmt: skip
 
     @property
     def policy_seed(self) -> int:
@@ -64,8 +67,9 @@ class EpisodeSpec(BaseModel):
         """The resolved players (``PlayerConfigError`` for an unknown one); no Expert if solo."""
         if self.solo:
             return resolve_lineup(None, None, solo=self.defuser, manual=self.manual,
-                                  no_manual=self.no_manual)  # fmt: skip
-        return resolve_lineup(self.defuser, self.expert, manual=self.manual)
+                                  no_manual=self.no_manual, rule_seed=self.rule_seed)  # fmt: skip
+        return resolve_lineup(self.defuser, self.expert, manual=self.manual,
+                              rule_seed=self.rule_seed)  # fmt: skip
 
 
 def player_slug(ref: str) -> str:

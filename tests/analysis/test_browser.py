@@ -30,7 +30,7 @@ def test_report_and_viewer_in_chromium(run_dir: Path, report_dir: Path) -> None:
     with browser() as context:
         report = visit(context, report_dir / "report.html")
         page = report.page
-        assert page.locator("table[data-table]").count() == 16
+        assert page.locator("table[data-table]").count() == 17
         assert page.locator("svg").count() >= 2  # plots drawn inline
         assert page.locator("a.episode").count() == len(run.episodes)
         assert page.locator("tr.parked").count() == 1

@@ -26,10 +26,11 @@ from gptnt.rules.ruleseed import (
     wire_sequence,
     wires,
 )
-from gptnt.rules.ruleseed._pools import HOW_TO, WordPools, import_pools, locate, read_pools
+from gptnt.rules.ruleseed._pools import ENV, HOW_TO, WordPools, import_pools, locate, read_pools
 from gptnt.rules.ruleseed._random import MonoRandom
 
 __all__ = [
+    "ENV",
     "GENERATORS",
     "HOW_TO",
     "POOLED",
