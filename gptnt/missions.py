@@ -124,6 +124,10 @@ def _read_json(path: Path) -> object:
         raise MissionError(f"{path}: cannot read: {err.strerror}") from None
 
 
+# Folders of missions/ that hold something else: suites, and SANZARU's puzzle instances.
+_NOT_MISSIONS = frozenset({"suites", "sanzaru"})
+
+
 def _mission_paths(directory: Path) -> dict[str, Path]:
     """Mission files by id (the file stem), without reading them: one broken file then breaks
     only the commands that need it."""
@@ -132,7 +136,7 @@ def _mission_paths(directory: Path) -> dict[str, Path]:
     return {
         path.stem: path
         for path in sorted(directory.glob("*/*.json"))
-        if path.parent.name != "suites"
+        if path.parent.name not in _NOT_MISSIONS
     }
 
 
@@ -159,7 +163,7 @@ def load_missions(directory: Path | None = None) -> dict[str, Mission]:
         raise MissionError(f"missions directory {directory} does not exist")
     missions: dict[str, Mission] = {}
     for path in sorted(directory.glob("*/*.json")):
-        if path.parent.name == "suites":
+        if path.parent.name in _NOT_MISSIONS:
             continue
         mission = load_mission_file(path)
         if mission.id in missions:
