@@ -96,6 +96,18 @@ async def test_model_run_carries_the_manual_and_frames(
         assert sum(p.get("type") == "image_url" for p in parts) == 1  # the frame, no manual
     answers = read_answers(tmp_path / "s")
     assert [a.parsed for a in answers] == ["B", "B"]
+    server.received.clear()
+    server.replies = [(200, completion("<answer>A</answer>"))] * 2
+    await run(datasets["localisation"], tmp_path / "l", ModelAnswerer(config), {}, limit=2)
+    for body in server.received:
+        parts = [
+            p
+            for m in body["messages"]
+            for p in (m["content"] if isinstance(m["content"], list) else [])
+        ]
+        assert sum(p.get("type") == "image_url" for p in parts) == 1  # the marked frame
+        assert "set-of-marks" in body["messages"][0]["content"]
+    assert len(read_answers(tmp_path / "l")) == 2
 
 
 async def test_a_run_resumes_where_it_stopped(datasets: dict[str, Path], tmp_path: Path) -> None:
