@@ -21,6 +21,7 @@ import pytest
 
 from gptnt.missions import DEFAULT_MISSIONS_DIR, MISSIONS_DIR_ENV
 from gptnt.players.backends import OFFLINE_ENV
+from services.bus import EmbeddedRedis
 
 GPTNT = Path(sys.executable).parent / "gptnt"
 KEYS = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "VLLM_API_KEY")
@@ -39,7 +40,7 @@ class Row:
 
 
 # Ports filled in by the fixture: {closed} refuses connections; {silent} accepts and never
-# answers (a hanging game).
+# answers (a hanging game); {redis} is a real Redis with a password.
 ROWS = [
     Row("anthropic key missing", ("--expert", "anthropic:claude-sonnet-4-6"),
         ("api_key_env: $ANTHROPIC_API_KEY is not set", "export it")),
@@ -84,6 +85,11 @@ ROWS = [
     Row("redis hanging", ("--redis-url", "redis://:secret@127.0.0.1:{silent}/0"),
         ("--redis-url 'redis://:***@127.0.0.1:{silent}/0': no Redis answering",),
         absent=("secret",)),
+    Row("redis wrong password", ("--redis-url", "redis://:hunter2@127.0.0.1:{redis}/0"),
+        ("--redis-url 'redis://:***@127.0.0.1:{redis}/0': the server refused the login",
+         "put the right user:password in the URL"), absent=("hunter2",)),
+    Row("redis without its password", ("--redis-url", "redis://127.0.0.1:{redis}/0"),
+        ("the server refused the login",)),
     Row("redis URL malformed", ("--redis-url", "redis://127.0.0.1:port/0"),
         ("--redis-url 'redis://127.0.0.1:port/0': has a port that is not a number",)),
     Row("redis URL with http scheme", ("--redis-url", "http://127.0.0.1:6379"),
@@ -167,7 +173,9 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Resu
     silent = socket.socket()
     silent.bind(("127.0.0.1", 0))
     silent.listen(64)  # accepts into the backlog, never answers
-    ports = {"closed": _free_port(), "silent": silent.getsockname()[1]}
+    redis = EmbeddedRedis()
+    redis_port = int(redis.start().rsplit(":", 1)[1].split("/")[0])
+    ports = {"closed": _free_port(), "silent": silent.getsockname()[1], "redis": redis_port}
     try:
         with ThreadPoolExecutor(max_workers=4) as pool:
             done = list(pool.map(lambda row: _run(row, base, ports), ROWS))
@@ -176,6 +184,7 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Resu
         yield {r.row.name: r for r in done}
     finally:
         silent.close()
+        redis.stop()
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[r.name for r in ROWS])
