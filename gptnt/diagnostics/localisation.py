@@ -267,7 +267,7 @@ def build(
                     task="localisation",
                     category=category,
                     module=kind,
-                    prompt=f"The picture shows the {TITLES[kind]} module. {instruction}",
+                    prompt=f"The picture shows a bomb, zoomed in on one module ({TITLES[kind]}). {instruction}",
                     images={
                         "frame": images.add(encode_png(shot.frame)),
                         "marked": images.add(encode_png(shot.marks.draw(shot.frame))),

@@ -388,7 +388,7 @@ def build(
                     task="sim_vqa",
                     category=category,
                     module=kind,
-                    prompt=f"The picture shows the {TITLES[kind]} module. {prompt}",
+                    prompt=f"The picture shows a bomb, zoomed in on one module ({TITLES[kind]}). {prompt}",
                     options=tuple(options),
                     answer=options.index(right),
                     images={"frame": frame},
