@@ -60,6 +60,7 @@ KEYS: dict[str, Callable[[Summary], str]] = {
     "variant": lambda s: s.variant,
     "subset": lambda s: s.subset,
     "hints": lambda s: s.hints,
+    "thinking": lambda s: s.thinking or "default",
     "team": lambda s: f"{s.team}{' (solo)' if s.solo else ''}",
     "family × team": lambda s: f"{s.family} · {s.team}{' (solo)' if s.solo else ' (trio)'}",
 }
