@@ -268,7 +268,7 @@ def actions(episodes: Sequence[Episode]) -> Table:
         for action, k in sorted(counter.items()):
             rows.append((pairing, role, where, action, Rate(k, n)))
     return Table(
-        "actions", "Actions per role and module in view", "Section 7.2, Figure 6",
+        "actions", "Actions per role and module in view", "Section 7.2 (do-nothing rate)",
         ("pairing", "role", "module in view", "action", "share of turns"),
         tuple(rows),
         "Module in view: the module the Defuser was zoomed into ('bomb' when zoomed out; "

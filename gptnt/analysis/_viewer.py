@@ -43,8 +43,8 @@ main {{ flex: 1; overflow-y: auto; padding: 0 1em 2em; }}
 header {{ padding: 0.5em 1em; border-bottom: 1px solid #ccc; }}
 pre {{ white-space: pre-wrap; background: #f6f6f6; padding: 0.5em; }}
 figure {{ display: inline-block; margin: 0 1em 1em 0; vertical-align: top; }}
-figure img {{ width: 440px; max-width: 100%; border: 1px solid #999; }}
-figcaption {{ font-size: 12px; max-width: 440px; }}
+figure img {{ width: 380px; max-width: 100%; border: 1px solid #999; }}
+figcaption {{ font-size: 12px; max-width: 380px; }}
 .warn {{ color: #a60; }} .err {{ color: #b00; }}
 </style></head>
 <body>
