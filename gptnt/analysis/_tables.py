@@ -8,6 +8,7 @@ episodes shows them in a column of their own instead of dropping them silently.
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
@@ -462,6 +463,30 @@ def tokens(episodes: Sequence[Episode]) -> Table:
     )  # fmt: skip
 
 
+def timing(episodes: Sequence[Episode]) -> Table:
+    """Figure 5: what a turn costs in wall time (the policy's latency) and in game time (the
+    bomb clock between consecutive Defuser observations: 3 s per turn in sync, latency plus
+    the partner's turns in async)."""
+    rows = []
+    for (pairing, mode), group in _group(episodes, lambda e: (e.pairing, e.mode)).items():
+        clock = []
+        for e in group:
+            seen = [t.seconds_remaining for t in e.turns
+                    if t.role == "defuser" and t.seconds_remaining is not None]  # fmt: skip
+            clock += [a - b for a, b in itertools.pairwise(seen)]
+        for role in ("defuser", "expert"):
+            latency = [t.latency_s for e in group for t in e.turns if t.role == role]
+            if latency:
+                rows.append((pairing, mode, role, mean(latency, 3),
+                             mean(clock if role == "defuser" else [], 2)))  # fmt: skip
+    return Table(
+        "timing", "Wall time and game time per turn", "Figure 5",
+        ("pairing", "mode", "role", "policy latency per turn (wall s)",
+         "game seconds between Defuser turns"),
+        tuple(rows),
+    )  # fmt: skip
+
+
 def _ratio(costs: Sequence[float], counts: Sequence[float]) -> Mean:
     """Σ cost / Σ count with a bootstrap interval over episodes (``None`` when nothing
     counted)."""
@@ -547,6 +572,7 @@ ANALYSES: tuple[Callable[[Sequence[Episode]], Table], ...] = (
     strike_outcomes,
     localisation,
     tokens,
+    timing,
     cost,
     rule_seeds,
     episode_index,
