@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from gptnt.analysis import load_run
+from gptnt.analysis import ANALYSES, load_run
 from gptnt.analysis.browser import chromium_path
 
 pytest.importorskip("playwright.sync_api")
@@ -30,7 +30,7 @@ def test_report_and_viewer_in_chromium(run_dir: Path, report_dir: Path) -> None:
     with browser() as context:
         report = visit(context, report_dir / "report.html")
         page = report.page
-        assert page.locator("table[data-table]").count() == 17
+        assert page.locator("table[data-table]").count() == len(ANALYSES)
         assert page.locator("svg").count() >= 2  # plots drawn inline
         assert page.locator("a.episode").count() == len(run.episodes)
         assert page.locator("tr.parked").count() == 1
