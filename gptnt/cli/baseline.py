@@ -29,6 +29,14 @@ def baseline_random(
     per_mission: Annotated[
         bool, typer.Option(help="Also print each mission's rate (the bombs differ a lot).")
     ] = False,
+    rule_seed: Annotated[
+        int | None,
+        typer.Option(help="Rule seed of the games (1 = the v1 manual)."),
+    ] = None,
+    pools: Annotated[
+        Path | None,
+        typer.Option(help="Rule-seed word pools file (Morse, Password) for seeds other than 1."),
+    ] = None,
 ) -> None:
     """Success rate of the random Defuser per module type (single-module missions, sync)."""
     from rich.console import Console
@@ -47,8 +55,11 @@ def baseline_random(
                               f"use one of {', '.join(kinds)}")  # fmt: skip
     if out.exists() and not out.is_dir():
         raise ConfigError(f"--out {out}: not a directory; name a directory for the records")
+    from gptnt.cli.run import use_rule_seed
+
+    seed = use_rule_seed(rule_seed, pools, missions)
     workers = workers or os.cpu_count() or 1
-    specs = [baseline_spec(m.id, r) for m in missions for r in range(repeats)]
+    specs = [baseline_spec(m.id, r, seed) for m in missions for r in range(repeats)]
     run_dir = out / f"{time.strftime('%Y%m%d-%H%M%S')}-baseline-random"
     console = Console()
     console.print(

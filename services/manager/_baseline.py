@@ -46,6 +46,7 @@ from gptnt.records import (
     episode_dir,
     harness,
 )
+from gptnt.rules.ruleset import ruleset
 from gptnt.sim.game import Game
 from gptnt.vision import find_regions, letter, reading_order
 from services.manager._episode import classify, player_infos
@@ -61,10 +62,12 @@ _MARKS_CACHE = 256
 _MAX_TURNS = 10_000  # a bound on the loop; a mission's clock ends it long before
 
 
-def baseline_spec(mission_id: str, repeat: int) -> EpisodeSpec:
+def baseline_spec(mission_id: str, repeat: int, rule_seed: int = 1) -> EpisodeSpec:
     """The episode of the baseline: as ``gptnt suite run --defuser random --expert idle`` makes
     it for repeat ``repeat`` (same key, same policy seed)."""
-    return EpisodeSpec.make(mission_id, "sync", "random", "idle", repeat=repeat, seed=repeat)
+    return EpisodeSpec.make(
+        mission_id, "sync", "random", "idle", repeat=repeat, seed=repeat, rule_seed=rule_seed
+    )
 
 
 @dataclass(frozen=True)
@@ -80,20 +83,24 @@ class BaselinePlayer:
 
     width: int = BASELINE_SIZE[0]
     height: int = BASELINE_SIZE[1]
-    _game: Game = field(init=False)
+    _games: dict[int, Game] = field(default_factory=dict, init=False)  # one per rule seed
     _marks: OrderedDict[str, _Marks] = field(default_factory=OrderedDict, init=False)
     _missions: dict[str, Mission] = field(default_factory=load_missions, init=False)
     _players: list[PlayerInfo] | None = field(default=None, init=False)
 
-    def __post_init__(self) -> None:
-        # A frozen wall clock: game time moves only through /timestep (virtual, instant).
-        self._game = Game(
-            width=self.width,
-            height=self.height,
-            transition_seconds=0.0,
-            clock=lambda: 0.0,
-            capture_frames=False,
-        )
+    def _game(self, rule_seed: int) -> Game:
+        """The reused simulator of a rule seed."""
+        if rule_seed not in self._games:
+            # A frozen wall clock: game time moves only through /timestep (virtual, instant).
+            self._games[rule_seed] = Game(
+                width=self.width,
+                height=self.height,
+                transition_seconds=0.0,
+                clock=lambda: 0.0,
+                capture_frames=False,
+                ruleset=ruleset(rule_seed),
+            )
+        return self._games[rule_seed]
 
     def play(self, spec: EpisodeSpec, run_dir: Path) -> tuple[Summary, LedgerEntry]:
         """One episode, recorded under ``run_dir``; the ledger line is the caller's to write
@@ -108,7 +115,8 @@ class BaselinePlayer:
         writer.append(
             EpisodeStarted(
                 episode_id=directory.name, mission_id=mission.id, mode="sync", players=players,
-                mission=mission.config.model_dump_json(by_alias=True), at=started,
+                mission=mission.config.model_dump_json(by_alias=True),
+                rule_seed=spec.rule_seed, at=started,
                 harness=harness(),
             )
         )  # fmt: skip
@@ -118,7 +126,8 @@ class BaselinePlayer:
         writer.append(EpisodeEnded(outcome=outcome, reason=reason, at=ended))
         limit = float(mission.config.time_limit)
         summary = Summary(
-            episode_id=directory.name, mission_id=mission.id, mode="sync", attempt=spec.attempt,
+            episode_id=directory.name, mission_id=mission.id, mode="sync",
+            rule_seed=spec.rule_seed, attempt=spec.attempt,
             players=players, outcome=outcome, reason=reason,
             modules=[ModuleResult(name=m.name, solved=m.is_solved) for m in final.modules],
             strikes=len(final.strikes), time_limit=limit,
@@ -137,7 +146,7 @@ class BaselinePlayer:
         self, mission: Mission, spec: EpisodeSpec, writer: EpisodeWriter
     ) -> tuple[BombState, tuple[int, int]]:
         """Play to the end; the final state and the (Defuser, Expert) turn counts."""
-        game = self._game
+        game = self._game(spec.rule_seed)
         if game.health() != Lifecycle.SETUP.value:
             game.reset()
             game.health()
