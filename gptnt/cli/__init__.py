@@ -33,6 +33,7 @@ _COMMAND_MODULES = [
     "vllm",
     "diag",
     "sanzaru",
+    "config",
 ]
 
 for _name in _COMMAND_MODULES:

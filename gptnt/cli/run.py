@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from gptnt.cli.config import ConfigFile
+
 if TYPE_CHECKING:
     from gptnt.missions import Mission
     from gptnt.records import Summary, TurnEvent
@@ -123,7 +125,20 @@ def use_rule_seed(flag: int | None, pools: Path | None, missions: list[Mission])
     return seed
 
 
+# The options of `gptnt run` that are settings of the layered configuration (gptnt.config).
+RUN_SETTINGS = {
+    "game": "game.backend",
+    "launch": "bus.launch",
+    "redis_url": "bus.redis_url",
+    "out": "records.out",
+    "seed": "players.seed",
+    "step_sleep": "timing.step_sleep_s",
+    "idle_sleep": "timing.idle_sleep_s",
+}
+
+
 def run(
+    ctx: typer.Context,
     mission: Annotated[
         str, typer.Option("--mission", help="Mission id (see `gptnt missions list`).")
     ],
@@ -195,8 +210,12 @@ def run(
         float, typer.Option(help="async: wall seconds between a player's turns.")
     ] = 0.5,
     quiet: Annotated[bool, typer.Option(help="No line per turn.")] = False,
+    config: ConfigFile = None,
 ) -> None:
-    """Play one episode and print its result; exits non-zero if it crashed."""
+    """Play one episode and print its result; exits non-zero if it crashed.
+
+    Settings come from defaults < --config YAML < GPTNT_* variables < these flags
+    (`gptnt config show` prints them)."""
     import asyncio
     import dataclasses
     import os
@@ -206,6 +225,12 @@ def run(
     # Every input is checked, cheapest first, before the heavy imports and any service.
     if mode not in ("sync", "async"):
         raise ConfigError(f"--mode {mode!r}: use sync or async")
+    from gptnt.cli.config import given_flags
+    from gptnt.config import load_config
+
+    cfg = load_config(config, flags=given_flags(ctx, RUN_SETTINGS)).config
+    launch, redis_url = cfg.bus.launch, cfg.bus.redis_url
+    out, seed = cfg.records.out, cfg.players.seed
     if launch not in ("process", "task"):
         raise ConfigError(f"--launch {launch!r}: use process or task")
     from gptnt.missions import get_mission
@@ -241,12 +266,7 @@ def run(
         mission_obj.id, mode, solo or defuser or "oracle", expert or "oracle",  # type: ignore[arg-type]
         seed=seed, solo=solo is not None, no_manual=no_manual, manual=manual, rule_seed=rule_seed,
     )  # fmt: skip
-    settings = EpisodeSettings(
-        backend=game,
-        launch=launch,
-        step_sleep_s=step_sleep,
-        idle_sleep_s=idle_sleep,  # type: ignore[arg-type]
-    )
+    settings = EpisodeSettings(game=cfg.game, launch=cfg.bus.launch, **cfg.timing.model_dump())
     run_dir = out / f"{time.strftime('%Y%m%d-%H%M%S')}-{mission_obj.id}-{mode}"
     console = Console()
     players = ", ".join(f"{c.role if c.seat in (None, c.role) else c.seat} {c.label}"

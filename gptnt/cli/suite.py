@@ -113,13 +113,14 @@ def suite_run(
 
     from rich.console import Console
 
+    from gptnt.config import GameConfig
     from gptnt.records import Ledger
     from services.bus import redis_url as resolve_redis
     from services.manager import EpisodeSettings, player_infos
     from services.manager.api import EpisodeSpec, player_slug
 
     run = run_name or f"suite-{name}-{player_slug(defuser)}-{player_slug(expert)}"
-    settings = EpisodeSettings(backend=game, launch=launch)  # type: ignore[arg-type]
+    settings = EpisodeSettings(game=GameConfig(backend=game), launch=launch)  # type: ignore[arg-type]
     jobs = _jobs(name, only, modes, defuser, expert, repeats, settings, run, retries,
                  rule_seed, pools)  # fmt: skip
     player_infos(EpisodeSpec.make("x", "sync", defuser, expert))  # bad names fail here

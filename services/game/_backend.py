@@ -11,12 +11,11 @@ import asyncio
 import contextlib
 import sys
 import time
-from dataclasses import dataclass
 
 import httpx
 
+from gptnt.config import GameConfig
 from gptnt.errors import GptntError, ProtocolError
-from gptnt.preflight import check_game
 from gptnt.protocol.client import GameClient
 from services.bus._server import die_with_parent, free_port
 
@@ -24,38 +23,25 @@ SIM = "sim"  # the simulator inside the service process (fastest; the default)
 SIM_PROCESS = "sim-process"  # the simulator as its own `gptnt sim serve` process
 
 
-@dataclass(frozen=True)
-class BackendSpec:
-    """``kind`` is ``sim``, ``sim-process`` or a URL (``http://…``)."""
+def deadlines(config: GameConfig) -> dict[str, float]:
+    """Per-route deadlines, none longer than the section's ``call_deadline_s``."""
+    from gptnt.protocol.client import DEFAULT_DEADLINES
 
-    kind: str = SIM
-    width: int = 640
-    height: int = 480
-    rule_seed: int = 1
-    deadline_s: float = 10.0  # wall seconds for any one backend call
-
-    def __post_init__(self) -> None:
-        check_game(self.kind)
-
-    @property
-    def deadlines(self) -> dict[str, float]:
-        """Per-route deadlines, none longer than ``deadline_s``."""
-        from gptnt.protocol.client import DEFAULT_DEADLINES
-
-        return {route: min(limit, self.deadline_s) for route, limit in DEFAULT_DEADLINES.items()}
+    return {r: min(limit, config.call_deadline_s) for r, limit in DEFAULT_DEADLINES.items()}
 
 
 class Backend:
-    """Opens the client for a ``BackendSpec`` (starting the simulator if needed) and closes it."""
+    """Opens the client for the game section's backend (starting the simulator if needed) and
+    closes it."""
 
-    def __init__(self, spec: BackendSpec) -> None:
+    def __init__(self, spec: GameConfig) -> None:
         self.spec = spec
         self._proc: asyncio.subprocess.Process | None = None
         self.client: GameClient | None = None
 
     async def open(self, *, timeout_s: float = 30.0) -> GameClient:
         spec = self.spec
-        if spec.kind == SIM:
+        if spec.backend == SIM:
             from gptnt.rules.ruleset import ruleset
             from gptnt.sim.game import Game
             from gptnt.sim.server import create_app
@@ -63,9 +49,9 @@ class Backend:
             game = Game(width=spec.width, height=spec.height, ruleset=ruleset(spec.rule_seed))
             transport = httpx.ASGITransport(app=create_app(game))
             self.client = GameClient(
-                "http://sim.invalid", deadlines=spec.deadlines, transport=transport
+                "http://sim.invalid", deadlines=deadlines(spec), transport=transport
             )
-        elif spec.kind == SIM_PROCESS:
+        elif spec.backend == SIM_PROCESS:
             port = free_port()
             self._proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-c", "from gptnt.cli import main; main()", "sim", "serve",
@@ -73,9 +59,9 @@ class Backend:
                 "--rule-seed", str(spec.rule_seed), stdout=asyncio.subprocess.DEVNULL,
                 preexec_fn=die_with_parent,
             )  # fmt: skip
-            self.client = GameClient(f"http://127.0.0.1:{port}", deadlines=spec.deadlines)
+            self.client = GameClient(f"http://127.0.0.1:{port}", deadlines=deadlines(spec))
         else:
-            self.client = GameClient(spec.kind, deadlines=spec.deadlines)
+            self.client = GameClient(spec.backend, deadlines=deadlines(spec))
         await self._wait_healthy(timeout_s)
         return self.client
 
@@ -84,7 +70,7 @@ class Backend:
         deadline = time.monotonic() + timeout_s
         while True:
             try:
-                await self.client.health(deadline=min(2.0, self.spec.deadline_s))
+                await self.client.health(deadline=min(2.0, self.spec.call_deadline_s))
                 return
             except ProtocolError as err:
                 if self._proc is not None and self._proc.returncode is not None:
@@ -94,7 +80,7 @@ class Backend:
                     ) from None
                 if time.monotonic() > deadline:
                     raise ProtocolError(
-                        f"game backend {self.spec.kind} not healthy within {timeout_s:g} s: {err}",
+                        f"game backend {self.spec.backend} not healthy within {timeout_s:g} s: {err}",
                         route="/health",
                     ) from None
                 await asyncio.sleep(0.1)

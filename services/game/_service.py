@@ -15,17 +15,17 @@ import base64
 import contextlib
 import logging
 import time
-from dataclasses import dataclass
 
 import redis.asyncio as aioredis
 from pydantic import TypeAdapter
 
+from gptnt.config import GameConfig
 from gptnt.errors import GptntError, ProtocolError
 from gptnt.protocol import BombState, Lifecycle, MissionConfig
 from gptnt.protocol.client import GameClient
 from services.bus import EventStream, GameKeys, HeartbeatSender, RpcServer
 from services.game import api
-from services.game._backend import Backend, BackendSpec
+from services.game._backend import Backend
 
 log = logging.getLogger(__name__)
 
@@ -33,25 +33,17 @@ _OVER_LIFECYCLES = (Lifecycle.POST_GAME, Lifecycle.TRANSITIONING)
 _FAST_POLL_S = 0.02  # while waiting for a lifecycle change the manager is blocked on
 
 
-@dataclass(frozen=True)
-class GameServiceConfig:
-    poll_interval_s: float = 0.2  # state polling: 5 Hz, so game over is seen within 0.5 s
-    startup_timeout_s: float = 30.0  # wall seconds to reach lights-off / lights-on
-    backend_failures: int = 3  # consecutive failed polls before the backend counts as dead
-
-
 class GameService:
     def __init__(
         self,
         redis: aioredis.Redis,
         keys: GameKeys,
-        backend: BackendSpec,
-        config: GameServiceConfig | None = None,
+        config: GameConfig,
     ) -> None:
         self._redis = redis
         self._keys = keys
-        self._backend = Backend(backend)
-        self._config = config or GameServiceConfig()
+        self._backend = Backend(config)
+        self._config = config
         self._events = EventStream(redis, keys, TypeAdapter(api.GameEvent))
         self._heartbeat = HeartbeatSender(redis, keys, "game")
         self._stop = asyncio.Event()

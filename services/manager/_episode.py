@@ -63,7 +63,7 @@ from services.bus import (
     delete_users,
     read_heartbeat,
 )
-from services.game import BackendSpec, GameService, GameServiceConfig
+from services.game import GameService
 from services.game import api as game_api
 from services.manager._launch import Handle, ProcessHandle, TaskHandle
 from services.manager.api import EpisodeSettings, EpisodeSpec
@@ -234,13 +234,12 @@ class Episode:
         """Start the services, each connecting as its own ACL user (``users``: their URLs)."""
         s = self.settings
         gid = self.keys.game_id
+        # The game section, whole, with this episode's rule seed (the same value either way).
+        game = s.game.model_copy(update={"rule_seed": self.spec.rule_seed})
         if s.launch == "process":
             logs = self.dir / "logs"
             self._handles = [
-                ProcessHandle("game", ["--game-id", gid, "--backend", s.backend, "--width",
-                              str(s.width), "--height", str(s.height), "--deadline",
-                              str(s.game_call_s), "--startup-timeout", str(s.startup_timeout_s),
-                              "--rule-seed", str(self.spec.rule_seed)],
+                ProcessHandle("game", ["--game-id", gid, "--config", game.model_dump_json()],
                               users["game"], logs / "game.log"),
                 *(ProcessHandle(c.role, ["--game-id", gid, "--role", c.role, "--player",
                                 c.model_dump_json(), "--seed", str(self.spec.policy_seed),
@@ -250,11 +249,6 @@ class Episode:
                   for c in self._lineup),
             ]  # fmt: skip
             return
-        backend = BackendSpec(
-            kind=s.backend, width=s.width, height=s.height, deadline_s=s.game_call_s,
-            rule_seed=self.spec.rule_seed,
-        )  # fmt: skip
-
         def player(choice: SeatChoice) -> Callable[[aioredis.Redis], Awaitable[None]]:
             policy = make_policy(
                 choice, mode=self.spec.mode, seed=self.spec.policy_seed,
@@ -268,12 +262,7 @@ class Episode:
             TaskHandle(
                 "game",
                 users["game"],
-                lambda redis: GameService(
-                    redis,
-                    self.keys,
-                    backend,
-                    GameServiceConfig(startup_timeout_s=s.startup_timeout_s),
-                ).run(),
+                lambda redis: GameService(redis, self.keys, game).run(),
             ),
             *(TaskHandle(c.role, users[c.role], player(c)) for c in self._lineup),
         ]
@@ -297,12 +286,12 @@ class Episode:
                     raise EpisodeError(f"{handle.name} heartbeat expired: the service hung or died")
 
     async def _wait_ready(self, names: tuple[str, ...]) -> None:
-        deadline = time.monotonic() + self.settings.startup_timeout_s
+        deadline = time.monotonic() + self.settings.game.startup_timeout_s
         while not all(n in self._ready_seen for n in names):
             if time.monotonic() > deadline:
                 missing = ", ".join(n for n in names if n not in self._ready_seen)
                 raise EpisodeError(
-                    f"{missing} not ready within {self.settings.startup_timeout_s:g} s"
+                    f"{missing} not ready within {self.settings.game.startup_timeout_s:g} s"
                 )
             await asyncio.sleep(0.02)
 
@@ -370,11 +359,11 @@ class Episode:
         )
         # Startup pause #1: the mission is loaded, the clock stopped in the dark.
         await self._game(
-            game_api.START, game_api.StartRequest(mission=config), timeout_s=s.startup_timeout_s
+            game_api.START, game_api.StartRequest(mission=config), timeout_s=s.game.startup_timeout_s
         )
         await self._wait_ready(self._roles)
         # Startup pause #2: lights on, clock stopped at the time limit.
-        status = await self._game(game_api.LIGHTS_ON, timeout_s=s.startup_timeout_s)
+        status = await self._game(game_api.LIGHTS_ON, timeout_s=s.game.startup_timeout_s)
         start = GameStep(
             what="start", at=time.time(), seconds_remaining=status.seconds_remaining,
             strikes=status.strikes,

@@ -12,6 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from gptnt.config import GameConfig, TimingConfig
 from gptnt.players.scripted import episode_seed
 from gptnt.players.seats import SeatChoice, resolve_lineup
 from gptnt.protocol import Mode
@@ -79,20 +80,10 @@ def player_slug(ref: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]", "_", ref)
 
 
-class EpisodeSettings(BaseModel):
-    """How episodes are run. Seconds are wall-clock unless they say game time."""
+class EpisodeSettings(TimingConfig):
+    """How episodes are run: the manager's waits and pacing (the fields of
+    ``gptnt.config.TimingConfig``, with their one default there), the game section it hands
+    whole to the game service, and how the services are launched."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    backend: str = "sim"  # sim, sim-process, or the URL of a protocol server (stub, real game)
+    game: GameConfig = GameConfig()
     launch: Launch = "process"  # services as child processes (real) or in-process tasks
-    width: int = 640
-    height: int = 480
-    idle_sleep_s: float = 0.5  # async: each player's pause between turns
-    step_sleep_s: float = 0.0  # sync: wall sleep after each /timestep. GPTNT slept 3 s so the
-    # real game could animate; the simulator's /timestep is complete when it returns.
-    turn_timeout_s: float = 120.0  # one player turn (a model call may be slow)
-    game_call_s: float = 15.0  # one call to the game service
-    startup_timeout_s: float = 60.0  # services ready, lights off, lights on
-    stop_timeout_s: float = 5.0  # players and game asked to stop, then terminated
-    wall_limit_s: float | None = None  # whole episode; default: 3 × time limit + 120 s

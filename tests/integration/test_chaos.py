@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import uvicorn
 
+from gptnt.config import GameConfig
 from gptnt.records import Ledger, read_events, read_summary
 from gptnt.sim.game import Game
 from gptnt.sim.server import create_app
@@ -25,7 +26,7 @@ from services.manager._launch import ProcessHandle
 async def test_killed_player_process_crashes_only_its_episode(
     redis_admin_url: str, tmp_path: Path
 ) -> None:
-    settings = EpisodeSettings(launch="process", startup_timeout_s=60)
+    settings = EpisodeSettings(launch="process", game=GameConfig(startup_timeout_s=60))
     spec = EpisodeSpec.make("Wires-798", "sync")
     episode = Episode(spec, settings, admin_url=redis_admin_url, run_dir=tmp_path)
     killed: list[int] = []
@@ -98,12 +99,10 @@ async def test_game_backend_that_stops_answering_ends_the_episode(
 ) -> None:
     url, sim = stallable_sim
     settings = EpisodeSettings(
-        backend=url,
+        game=GameConfig(backend=url, width=320, height=240, call_deadline_s=1.0),
         launch="task",
         game_call_s=1.0,
         idle_sleep_s=0.05,
-        width=320,
-        height=240,
         turn_timeout_s=3,
         stop_timeout_s=1,
     )
@@ -131,7 +130,9 @@ async def test_an_episode_that_keeps_crashing_is_retried_then_parked(
     from services.manager._queue import Job, enqueue, work
 
     dead = "http://127.0.0.1:9"  # nothing listens there: the game backend never comes up
-    settings = EpisodeSettings(backend=dead, launch="task", startup_timeout_s=1, stop_timeout_s=1)
+    settings = EpisodeSettings(
+        game=GameConfig(backend=dead, startup_timeout_s=1), launch="task", stop_timeout_s=1
+    )
     job = Job(run="park", spec=EpisodeSpec.make("Wires-234", "sync"), settings=settings, retries=1)
     redis = connect(redis_admin_url)
     stop = asyncio.Event()

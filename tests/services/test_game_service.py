@@ -10,11 +10,12 @@ import time
 import pytest
 from pydantic import TypeAdapter
 
+from gptnt.config import GameConfig
 from gptnt.errors import RemoteError
 from gptnt.missions import get_mission
 from gptnt.protocol import GameAction, Lifecycle
 from services.bus import EventStream, RpcClient, connect, create_users
-from services.game import BackendSpec, GameService, api
+from services.game import GameService, api
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -23,7 +24,7 @@ PNG = b"\x89PNG\r\n\x1a\n"
 async def game(admin, keys, redis_admin_url):
     creds = await create_users(admin, keys)
     redis = connect(creds["game"].url(redis_admin_url))
-    service = GameService(redis, keys, BackendSpec(width=320, height=240))
+    service = GameService(redis, keys, GameConfig(width=320, height=240))
     task = asyncio.create_task(service.run())
     yield RpcClient(admin, keys, "manager")
     await service.stop()

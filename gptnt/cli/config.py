@@ -1,0 +1,77 @@
+"""``gptnt config show``: the layered configuration in force and where each value came from."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+ConfigFile = Annotated[
+    Path | None,
+    typer.Option(
+        "--config", help="A YAML file of settings by section (game:, players:, timing:, bus:, "
+        "records:); GPTNT_* variables and flags override it.",
+    ),
+]  # fmt: skip
+
+
+def given_flags(ctx: typer.Context, keys: dict[str, str]) -> dict[str, object]:
+    """The flag layer of a command: its options given on the command line (parameter name →
+    dotted key), so an option left at its default does not hide a file or env value."""
+    # By name: typer may carry its own copy of click, with its own ParameterSource enum.
+    given = {name for name in keys if getattr(ctx.get_parameter_source(name), "name", "") not in
+             ("", "DEFAULT")}  # fmt: skip
+    return {key: ctx.params[name] for name, key in keys.items() if name in given}
+
+
+def parse_sets(pairs: list[str]) -> dict[str, object]:
+    """``--set key=value`` pairs as flag-layer settings (``game.width=800``)."""
+    from gptnt.errors import ConfigError
+
+    out: dict[str, object] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"--set {pair!r}: write section.setting=value, e.g. game.width=800")
+        out[key.strip()] = value
+    return out
+
+
+def show(
+    config: ConfigFile = None,
+    set_: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="Override one setting, e.g. --set game.width=800 (repeatable)."),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print {key: {value, source}} as JSON.")
+    ] = False,
+) -> None:
+    """Print every setting in force, its value and the layer that set it
+    (default < file < env < flag)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from gptnt.config import load_config
+
+    layered = load_config(config, flags=parse_sets(set_ or []))
+    rows = layered.rows()
+    if as_json:
+        document = {k: {"value": v, "source": s} for k, v, s in rows}
+        typer.echo(json.dumps(document, indent=2, default=str))
+        return
+    table = Table(title="gptnt configuration")
+    for column in ("setting", "value", "source"):
+        table.add_column(column)
+    for key, value, source in rows:
+        table.add_row(key, "unset" if value is None else str(value), source)
+    Console().print(table)
+
+
+def register(app: typer.Typer) -> None:
+    group = typer.Typer(help="The layered configuration (defaults < YAML < GPTNT_* < flags).",
+                        no_args_is_help=True)  # fmt: skip
+    group.command("show")(show)
+    app.add_typer(group, name="config")
