@@ -80,8 +80,7 @@ class GameConfig(_Section):
         problem = url_problem(value, ("http", "https"))
         if problem:
             raise ValueError(
-                f"{value!r} {problem}; give the game's URL (e.g. http://localhost:8085), "
-                "or sim / sim-process"
+                f"{problem}; give the game's URL (e.g. http://localhost:8085), or sim / sim-process"
             )
         return value
 
@@ -175,12 +174,15 @@ def load_config(
     *,
     env: Mapping[str, str] | None = None,
     flags: Mapping[str, object] | None = None,
+    flag_names: Mapping[str, str] | None = None,
 ) -> Layered:
     """Layer defaults, the YAML file at ``path``, the ``GPTNT_*`` variables of ``env`` (default:
     this process's) and ``flags`` (dotted key → value; ``None`` values are not set).
+    ``flag_names`` gives the command-line spelling of flag keys (``game.backend`` → ``--game``).
 
     Every problem is one ``ConfigError`` naming the key, the layer it came from and the fix.
     """
+    flag_names = flag_names or {}
     env = os.environ if env is None else env
     merged: dict[str, dict[str, object]] = {name: {} for name in SECTIONS}
     sources: dict[str, str] = {}
@@ -205,15 +207,29 @@ def load_config(
                     break
     for key, value in (flags or {}).items():
         if value is not None:
-            put(key, value, f"flag {key}")
+            put(key, value, flag_names.get(key, f"flag {key}"))
     try:
         config = Config.model_validate(merged)
     except ValidationError as err:
-        loc = err.errors()[0]["loc"]
-        key = ".".join(str(part) for part in loc[:2])
-        source = sources.get(key, "default")
-        raise ConfigError(f"{source}: {first_problem(err, whole='config')}") from None
+        raise ConfigError(_problem(err, merged, sources)) from None
     return Layered(config, sources)
+
+
+def _problem(
+    err: ValidationError, merged: dict[str, dict[str, object]], sources: dict[str, str]
+) -> str:
+    """One line: where the value came from, the key and value, and pydantic's reason."""
+    first = err.errors()[0]
+    loc = [str(part) for part in first["loc"]]
+    if len(loc) < 2:
+        return first_problem(err, whole="config")
+    key = f"{loc[0]}.{loc[1]}"
+    source = sources.get(key, "default")
+    reason = first["msg"].removeprefix("Value error, ")
+    value = merged.get(loc[0], {}).get(loc[1])
+    if source.startswith("--"):  # a command-line flag: named as the user typed it
+        return f"{source} {value!r}: {reason}"
+    return f"{source}: {'.'.join(loc)} {value!r}: {reason}"
 
 
 def _read_yaml(path: Path) -> dict[str, object]:

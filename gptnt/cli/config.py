@@ -26,6 +26,12 @@ def given_flags(ctx: typer.Context, keys: dict[str, str]) -> dict[str, object]:
     return {key: ctx.params[name] for name, key in keys.items() if name in given}
 
 
+def flag_names(ctx: typer.Context, keys: dict[str, str]) -> dict[str, str]:
+    """Dotted key → the option as typed (``game.backend`` → ``--game``), for error messages."""
+    options = {p.name: p.opts[0] for p in ctx.command.params if p.opts}
+    return {key: options.get(name, f"--{name}") for name, key in keys.items()}
+
+
 def parse_sets(pairs: list[str]) -> dict[str, object]:
     """``--set key=value`` pairs as flag-layer settings (``game.width=800``)."""
     from gptnt.errors import ConfigError

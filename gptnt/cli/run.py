@@ -225,19 +225,18 @@ def run(
     # Every input is checked, cheapest first, before the heavy imports and any service.
     if mode not in ("sync", "async"):
         raise ConfigError(f"--mode {mode!r}: use sync or async")
-    from gptnt.cli.config import given_flags
+    from gptnt.cli.config import flag_names, given_flags
     from gptnt.config import load_config
 
-    cfg = load_config(config, flags=given_flags(ctx, RUN_SETTINGS)).config
-    launch, redis_url = cfg.bus.launch, cfg.bus.redis_url
+    flags, names = given_flags(ctx, RUN_SETTINGS), flag_names(ctx, RUN_SETTINGS)
+    cfg = load_config(config, flags=flags, flag_names=names).config
+    redis_url = cfg.bus.redis_url
     out, seed = cfg.records.out, cfg.players.seed
-    if launch not in ("process", "task"):
-        raise ConfigError(f"--launch {launch!r}: use process or task")
     from gptnt.missions import get_mission
     from gptnt.preflight import Needs, check_inputs, preflight
     from services.bus import ENV_URL
 
-    needs = Needs(game=game, redis_url=redis_url or os.environ.get(ENV_URL), out=out)
+    needs = Needs(game=cfg.game.backend, redis_url=redis_url or os.environ.get(ENV_URL), out=out)
     check_inputs(needs)
     mission_obj = get_mission(mission)
     rule_seed = use_rule_seed(rule_seed, pools, [mission_obj])

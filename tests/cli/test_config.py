@@ -80,7 +80,7 @@ def test_the_redis_url_variable_is_the_bus_url() -> None:
         ({"env": {"GPTNT_GAME_WIDTH": "wide"}}, "env GPTNT_GAME_WIDTH: game.width"),
         ({"flags": {"bus.launch": "thread"}}, "flag bus.launch: bus.launch"),
         ({"flags": {"game.colour": 1}}, "'game.colour' is not a setting"),
-        ({"flags": {"game.backend": "ftp://x"}}, "use 'sim', 'sim-process' or a URL"),
+        ({"flags": {"game.backend": "ftp://x"}}, "game.backend 'ftp://x': has scheme 'ftp'"),
     ],
 )
 def test_bad_values_name_the_key_and_the_layer(kwargs: dict, message: str) -> None:
