@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from gptnt.config import GameConfig
 from gptnt.records import Ledger, read_events, read_summary
 from services.manager import (
     BASELINE_SIZE,
@@ -18,8 +19,8 @@ from services.manager import (
 )
 
 SERVED = EpisodeSettings(
-    launch="task", width=BASELINE_SIZE[0], height=BASELINE_SIZE[1], turn_timeout_s=30,
-    startup_timeout_s=30,
+    launch="task", turn_timeout_s=30,
+    game=GameConfig(width=BASELINE_SIZE[0], height=BASELINE_SIZE[1], startup_timeout_s=30),
 )  # fmt: skip
 
 
