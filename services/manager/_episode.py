@@ -375,7 +375,7 @@ class Episode:
             await self._play_async()
         return await self._final_state()
 
-    async def _turn(self, role: Role) -> None:
+    async def _turn(self, role: Role) -> player_api.TurnReply:
         n = self._turns[role]
         t0 = time.monotonic()
         reply = await self._rpc.call(
@@ -399,12 +399,15 @@ class Episode:
         self._writer.append(reply.event)
         if self._on_turn is not None:
             self._on_turn(self.spec, reply.event)
+        return reply
 
     async def _play_sync(self) -> None:
         """Defuser turn → /timestep (3 s of game time, instant on the simulator) → Expert turn."""
         while True:
-            await self._turn("defuser")
-            if (await self._game(game_api.STATUS)).over:
+            reply = await self._turn("defuser")
+            # The reply carries the game's status after the turn; ask only if it could not.
+            after = reply.status or await self._game(game_api.STATUS)
+            if after.over:
                 return
             status = await self._game(game_api.TIMESTEP)
             step = GameStep(

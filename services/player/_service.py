@@ -101,11 +101,12 @@ class PlayerService:
         started = time.time()
         received = [m.text for m in await self._inbox.drain()]
         observation, frames, mask, png_bytes, seconds = None, [], None, 0, None
+        status: game_api.Status | None = None
         focused: str | None = None
         strikes: int | None = None
         errors: list[str] = []
         if self._game is not None:
-            observation, frames, mask, png_bytes, seconds, strikes = await self._observe()
+            observation, frames, mask, png_bytes, seconds, strikes, status = await self._observe()
             if observation.marks is not None:
                 focused = observation.marks.kind
         t0 = time.monotonic()
@@ -121,9 +122,10 @@ class PlayerService:
             await self._inbox.send(PARTNER[self.role], action.message)
             recorded = RecordedAction(kind="send_message", message=action.message)
         elif isinstance(action, InteractGame):
-            result, recorded, issue = await self._interact(
+            result, recorded, issue, acted = await self._interact(
                 action, observation, decision.game_action
             )
+            status = acted or status
             if issue is not None:
                 errors.append(f"{issue.code}: {issue.detail}")
         self._turns += 1
@@ -150,11 +152,11 @@ class PlayerService:
             mask=mask, focused=focused, shown=shown, tokens=tokens, cost_usd=cost,
             latency_s=latency,
         )  # fmt: skip
-        return api.TurnReply(event=event, png_bytes=png_bytes)
+        return api.TurnReply(event=event, png_bytes=png_bytes, status=status)
 
     async def _observe(
         self,
-    ) -> tuple[Observation, list[str], str | None, int, float | None, int]:
+    ) -> tuple[Observation, list[str], str | None, int, float | None, int, game_api.Status]:
         assert self._game is not None
         request = game_api.ObserveRequest(frames=1, mask=True, state=True)
         obs = await self._game.call(
@@ -182,11 +184,14 @@ class PlayerService:
         privileged = obs.state if self._policy.privileged else None
         seconds = obs.status.seconds_remaining
         observation = Observation(frames, marks, privileged)
-        return observation, hashes, mask_hash, obs.png_bytes, seconds, obs.status.strikes
+        status = obs.status
+        return observation, hashes, mask_hash, obs.png_bytes, seconds, status.strikes, status
 
     async def _interact(
         self, action: InteractGame, observation: Observation | None, resolved: GameAction | None
-    ) -> tuple[str | None, RecordedAction, Issue | None]:
+    ) -> tuple[str | None, RecordedAction, Issue | None, game_api.Status | None]:
+        """Carry out an interaction: its result, its record, the issue that stopped it, and
+        the game's status after it (``None`` if nothing reached the game)."""
         assert self._game is not None
         marks = observation.marks if observation else None
         label = action.location.label if isinstance(action.location, MarkLocation) else None
@@ -194,7 +199,10 @@ class PlayerService:
         # a scripted one names marks, resolved here.
         wire = resolved or to_game_action(action, Interaction(), marks)
         if isinstance(wire, Issue):
-            return None, RecordedAction(kind="interact_game", name=action.action, label=label), wire
+            return (
+                None, RecordedAction(kind="interact_game", name=action.action, label=label), wire,
+                None,
+            )  # fmt: skip
         recorded = RecordedAction(
             kind="interact_game",
             name=action.action,
@@ -209,5 +217,5 @@ class PlayerService:
             )  # fmt: skip
         except RemoteError as err:
             # The game refused (e.g. the bomb just ended): a fact of the turn, not a crash.
-            return f"refused: {err}", recorded, None
-        return reply.result, recorded, None
+            return f"refused: {err}", recorded, None, None
+        return reply.result, recorded, None, reply.status

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from gptnt.records import TurnEvent
+from services.game.api import Status
 
 TURN = "turn"
 STOP = "stop"
@@ -17,6 +18,9 @@ class TurnRequest(BaseModel):
 class TurnReply(BaseModel):
     event: TurnEvent  # what the turn did, ready for the episode's events.jsonl
     png_bytes: int = 0  # observation bytes received from the game service this turn
+    status: Status | None = None
+    """The game after this turn, as the game service last reported it (after the Defuser's
+    action, else at its observation); ``None`` for the Expert, which never sees the game."""
 
 
 class StopRequest(BaseModel):

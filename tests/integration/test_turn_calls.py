@@ -1,0 +1,84 @@
+"""How many backend calls one sync turn costs: the simulator over real HTTP counts every
+request by route while the oracle pair plays a sync episode.
+
+A sync cycle is the Defuser's turn (observe, act), the step (``/timestep``) and the Expert's
+turn (no game access). The manager takes the game's status from the Defuser's reply instead of
+asking again, so a cycle in which the Defuser acts reads ``/state`` three times (observation,
+after the action, after the step) and makes nine calls in all.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import uvicorn
+
+from gptnt.config import GameConfig
+from gptnt.sim.game import Game
+from gptnt.sim.server import create_app
+from services.bus import free_port
+from services.manager import EpisodeSettings, EpisodeSpec, play_episode
+
+
+class _CountingSim:
+    """The simulator's ASGI app, logging the route of every request."""
+
+    def __init__(self) -> None:
+        self.routes: list[str] = []
+        self._app = create_app(Game(width=320, height=240))
+
+    async def __call__(self, scope, receive, send):  # type: ignore[no-untyped-def]
+        if scope["type"] == "http":
+            self.routes.append(scope["path"])
+        await self._app(scope, receive, send)
+
+
+@pytest.fixture
+def counting_sim() -> Iterator[tuple[str, _CountingSim]]:
+    port = free_port()
+    app = _CountingSim()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}", app
+    server.should_exit = server.force_exit = True
+    thread.join(5)
+
+
+async def test_a_sync_turn_costs_nine_backend_calls_and_three_state_reads(
+    counting_sim: tuple[str, _CountingSim], redis_admin_url: str, tmp_path: Path
+) -> None:
+    url, sim = counting_sim
+    # No background polling during play: every call counted is one a turn made.
+    game = GameConfig(backend=url, width=320, height=240, poll_interval_s=3600)
+    settings = EpisodeSettings(game=game, launch="task", turn_timeout_s=30)
+    marks: list[tuple[int, str]] = []  # (requests so far, what the Defuser did)
+
+    def on_turn(_spec, event) -> None:  # type: ignore[no-untyped-def]
+        if event.role == "defuser":
+            marks.append((len(sim.routes), event.action.kind))
+
+    spec = EpisodeSpec.make("Wires-234", "sync")
+    summary = await play_episode(spec, settings, admin_url=redis_admin_url, run_dir=tmp_path,
+                                 on_turn=on_turn)  # fmt: skip
+    assert summary.outcome == "solved"
+    # A cycle runs from one Defuser turn's end to the next: step, Expert, Defuser.
+    cycles = [
+        (Counter(sim.routes[a:b]), kind)
+        for (a, _), (b, kind) in itertools.pairwise(marks)
+    ]
+    acting = [calls for calls, kind in cycles if kind == "interact_game"]
+    assert acting, "the oracle Defuser acted in some cycle"
+    for calls in acting:
+        assert calls["/state"] == 3, calls
+        assert calls.total() == 9, calls
+        assert calls["/timestep"] == 1 and calls["/action"] == 1, calls
