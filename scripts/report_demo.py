@@ -1,14 +1,14 @@
 """A demonstration suite for ``gptnt report``: scripted players and a scripted model stand-in.
 
 Plays, on the simulator, the single-module missions of one seed per module type (sync) and
-multi-module mission 1 (sync and async), for six pairings of the oracle, random and idle
+multi-module mission 1 (sync and async), for five pairings of the oracle, random and idle
 policies and a scripted model served over a loopback OpenAI-compatible server
 (``gptnt.players.cassette.Script``: it sees only the request text). Then builds the report,
 the exports and the screenshots of the report and of one episode page.
 
     python scripts/report_demo.py OUT_DIR [--games 2]
 
-Takes a few minutes on two cores; rerunning resumes the suites (finished episodes are skipped).
+Takes about half an hour on two busy cores; rerunning resumes the suites (finished episodes are skipped).
 """
 
 from __future__ import annotations
@@ -43,7 +43,6 @@ def main() -> None:
             ("random", "oracle"),
             (model_defuser, model_expert),
             (model_defuser, "oracle"),
-            ("oracle", model_expert),
         ]
         runs = out / "runs"
         for defuser, expert in pairings:

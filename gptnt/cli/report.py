@@ -72,7 +72,8 @@ def report(
         bool, typer.Option(help="Write an episode viewer page per episode (with --out).")
     ] = True,
 ) -> None:
-    """The paper's tables with 95 % intervals, over one or many runs."""
+    """The paper's tables with 95 % intervals, over one or many runs (--out: Markdown, CSV, HTML
+    and an episode viewer). Exit 1: a bad argument (one line naming it)."""
     from rich.console import Console
 
     from gptnt.analysis import REPORT_HTML, load_runs, write_report
@@ -95,7 +96,8 @@ def export(
     out: Annotated[Path, typer.Option("--out", help="Directory that receives the tables.")],
     fmt: Annotated[str, typer.Option("--format", help="parquet or csv.")] = "parquet",
 ) -> None:
-    """Tidy ``episodes`` and ``turns`` tables (Parquet or CSV) for pandas, DuckDB, R."""
+    """Tidy episodes and turns tables (Parquet or CSV) for pandas, DuckDB, R. Exit 1: a bad
+    argument (one line naming it)."""
     from gptnt.analysis import FORMATS, export, load_runs
     from gptnt.errors import ConfigError
 
