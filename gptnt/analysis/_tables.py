@@ -344,6 +344,32 @@ def strike_outcomes(episodes: Sequence[Episode]) -> Table:
     )  # fmt: skip
 
 
+def _setting(e: Episode) -> str:
+    """``pair`` (with any partner), ``solo`` or ``solo-no-manual`` (paper §10.2)."""
+    d = e.player("defuser")
+    return d.seat if d is not None and d.seat in ("solo", "solo-no-manual") else "pair"
+
+
+def solo(episodes: Sequence[Episode]) -> Table:
+    """Table 11: single-module success of each Defuser in pairs (any partner) against the same
+    model alone, with and without the manual."""
+    single = [e for e in episodes if "-" in e.mission_id]
+    rows = []
+    key = lambda e: (e.player("defuser").policy if e.player("defuser") else "?", e.mode,  # type: ignore[union-attr]
+                     _setting(e))  # fmt: skip
+    for (player, mode, setting), group in _group(single, key).items():
+        rows.append((player, mode, setting, len({e.expert for e in group}), _solved(group),
+                     _not_scored(group)))  # fmt: skip
+    return Table(
+        "solo", "Pairs against a single agent, with and without the manual", "Table 11",
+        ("defuser", "mode", "setting", "partners", "single-module missions solved",
+         "not scored"),
+        tuple(rows),
+        "pair: with any Expert; solo: one model holds bomb and manual; solo-no-manual: the bomb "
+        "alone (parametric knowledge).",
+    )  # fmt: skip
+
+
 def self_other(episodes: Sequence[Episode]) -> Table:
     """Table 7: communication rate (share of turns with a message) in self-play (the same
     player in both roles) and other-play, per role."""
@@ -564,6 +590,7 @@ ANALYSES: tuple[Callable[[Sequence[Episode]], Table], ...] = (
     failure_split,
     crossplay,
     marginals,
+    solo,
     communication,
     self_other,
     actions,

@@ -17,7 +17,7 @@ from gptnt.cli import app
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("GPTNT_UPDATE_GOLDEN") == "1"
 # Tables whose rows must carry an interval (a rate or a mean column).
-ESTIMATED = ("episodes", "outcomes", "module_types", "failure_split", "crossplay", "marginals", "self_other", "action_phases", "strike_outcomes",
+ESTIMATED = ("episodes", "outcomes", "module_types", "failure_split", "crossplay", "marginals", "solo", "self_other", "action_phases", "strike_outcomes",
              "communication", "actions", "strikes", "localisation", "tokens", "timing", "cost")  # fmt: skip
 
 
