@@ -1,5 +1,7 @@
 """One turn of a player: what it is told, what it is shown, and what its answer means.
 
+- ``policy``: the one interface every player implements (``Policy.decide(TurnInput) ->
+  Decision``, the Defuser's ``Observation``);
 - ``prompts``: the system prompt per seat (Defuser, Expert, solo, solo without manual), mode
   and interaction method, assembled from Markdown components in ``prompts/``;
 - ``observation``: the Defuser's images for a turn (previous frame, Simon/Morse sequence,
@@ -12,7 +14,7 @@
 - ``config``, ``backends``, ``model``: model players (YAML configs in ``configs/players/``,
   pydantic-ai calls with a per-call record, and ``ModelPolicy``, a model behind the same
   ``Policy`` interface as the scripted players; import it from ``gptnt.players.model``);
-- ``scripted``: oracle, random and idle policies behind the same interface;
+- ``scripted``: oracle, random and idle policies behind that interface;
 - ``seats``: ``--defuser`` / ``--expert`` / ``--solo`` references resolved to players (scripted
   name, config name, YAML path, model string), with the manual each model reads;
 - ``serving``: the ``vllm serve`` command line of an open-model config (``gptnt vllm``);

@@ -1,4 +1,4 @@
-"""A model in a seat: the ``Policy`` interface of ``scripted.py``, backed by a real model.
+"""A model in a seat: the ``Policy`` interface of ``policy.py``, backed by a real model.
 
 One ``decide`` is one turn (players.md §1.4, with GPTNT's defects fixed):
 
@@ -38,8 +38,8 @@ from gptnt.players.conversation import (
 from gptnt.players.feedback import Issue, feedback_text
 from gptnt.players.observation import SEQUENCE_LENGTH, observe
 from gptnt.players.outcome import Outcome, interpret
+from gptnt.players.policy import Decision, TurnInput
 from gptnt.players.prompts import ACTORS, READERS, TALKERS, PromptSpec, Seat, system_prompt
-from gptnt.players.scripted import Decision, TurnInput
 from gptnt.protocol import Mode
 
 REPHRASE_REQUEST = "Sorry, that message did not come through. Could you put it differently?"

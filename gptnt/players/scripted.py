@@ -1,9 +1,9 @@
 """Scripted players: the privileged oracle pair, the random Defuser and the idle Expert.
 
 They are *not* models and are labelled so everywhere (``PlayerInfo.kind == "scripted"``). They
-implement the same ``Policy`` interface a model policy does: one call per turn, given the
-partner's messages (and, for the Defuser, the observation with its set of marks), returning one
-``Action`` of the player vocabulary plus the text it "said".
+implement the same ``Policy`` interface (``gptnt.players.policy``) a model policy does: one call
+per turn, given the partner's messages (and, for the Defuser, the observation with its set of
+marks), returning one ``Action`` of the player vocabulary plus the text it "said".
 
 The oracle pair really talks. The oracle Defuser reads the true bomb state (privileged: a model
 Defuser sees only pixels) and *describes* the focused module in a message; the oracle Expert,
@@ -31,14 +31,11 @@ import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
 
-import numpy as np
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from gptnt.players.actions import Action, DoNothing, InteractGame, MarkLocation, SendMessage
-from gptnt.players.backends import CallRecord
-from gptnt.players.conversation import Attachment
+from gptnt.players.actions import DoNothing, InteractGame, MarkLocation, SendMessage
+from gptnt.players.policy import Decision, Policy, TurnInput
 from gptnt.protocol import (
     UNLOCATED_ACTIONS,
     BombState,
@@ -48,62 +45,10 @@ from gptnt.protocol import (
     Widget,
     timer_text,
 )
-from gptnt.protocol._actions import GameAction
 from gptnt.rules import Edgework, Hold, Press, Release, Step, Timing, elements, solve
 from gptnt.rules.oracle import record
 from gptnt.rules.ruleset import Ruleset, ruleset
 from gptnt.vision import SetOfMarks
-
-# ---------------------------------------------------------------------------- the interface
-
-
-@dataclass(frozen=True)
-class Observation:
-    """What the Defuser is shown this turn. ``state`` is privileged: only oracles may read it."""
-
-    frames: list[np.ndarray]  # H×W×3 uint8, oldest first (usually just the newest)
-    marks: SetOfMarks | None  # letters on the newest frame, from the segmentation mask
-    state: BombState | None = None
-
-
-@dataclass(frozen=True)
-class TurnInput:
-    role: Role
-    turn: int  # 0-based, per role
-    mode: Mode
-    messages: list[str]  # the partner's messages since the last turn, oldest first
-    observation: Observation | None = None  # Defuser only
-
-
-@dataclass(frozen=True)
-class Decision:
-    """One turn's answer: the action and the text behind it (a model's raw output).
-
-    A model player also hands over what the record needs of its turn: the ``/action`` request
-    already resolved with its own interaction method (marks or coordinates, at its own image
-    size), the issues told back to it, and the model call (tokens, cost, latency).
-    """
-
-    action: Action
-    text: str
-    game_action: GameAction | None = None
-    """``None``: the Player Service resolves ``action`` against the turn's marks."""
-    warnings: tuple[str, ...] = ()
-    errors: tuple[str, ...] = ()
-    """Issues that skipped the turn (``code: detail``)."""
-    call: CallRecord | None = None
-    shown: tuple[Attachment, ...] = ()
-    """The images a model was sent this turn, exactly (the record stores them by hash)."""
-
-
-class Policy(Protocol):
-    """A player's brain for one episode."""
-
-    name: str
-    privileged: bool  # reads the true bomb state
-
-    async def decide(self, turn: TurnInput) -> Decision: ...
-
 
 # ---------------------------------------------------------------------------- helpers
 

@@ -28,7 +28,8 @@ import numpy as np
 
 from gptnt.missions import Mission, get_mission, load_missions
 from gptnt.players.actions import MarkLocation
-from gptnt.players.scripted import Decision, IdleExpert, RandomDefuser, TurnInput
+from gptnt.players.policy import Decision, TurnInput
+from gptnt.players.scripted import IdleExpert, RandomDefuser
 from gptnt.protocol import BombState, Lifecycle
 from gptnt.protocol._actions import MODEL_ACTIONS
 from gptnt.records import (

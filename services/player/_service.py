@@ -29,7 +29,7 @@ from gptnt.players.actions import (
 )
 from gptnt.players.feedback import Issue
 from gptnt.players.observation import MOTION_KINDS
-from gptnt.players.scripted import Observation, Policy, TurnInput
+from gptnt.players.policy import Observation, Policy, TurnInput
 from gptnt.players.seats import SeatChoice, build_policy
 from gptnt.protocol import Mode
 from gptnt.protocol._actions import GameAction

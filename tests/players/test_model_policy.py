@@ -10,7 +10,7 @@ from fake_openai import FakeServer, completion
 from gptnt.players import DoNothing, InteractGame, SendMessage
 from gptnt.players.config import PlayerConfig
 from gptnt.players.model import REPHRASE_REQUEST, ModelPolicy
-from gptnt.players.scripted import Observation, TurnInput
+from gptnt.players.policy import Observation, TurnInput
 from gptnt.vision import build_marks
 
 

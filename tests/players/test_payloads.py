@@ -12,7 +12,7 @@ from gptnt.players import SendMessage
 from gptnt.players._text import OUTPUT_CAP_CHARS
 from gptnt.players.config import PlayerConfig
 from gptnt.players.model import ModelPolicy
-from gptnt.players.scripted import TurnInput
+from gptnt.players.policy import TurnInput
 from gptnt.records import RecordedAction, TurnEvent
 
 _SAY = '<thoughts>t</thoughts><action>{"result": {"kind": "send_message", "data": {"message": "%s"}}}</action>'

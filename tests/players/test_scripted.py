@@ -7,12 +7,12 @@ import json
 import numpy as np
 
 from gptnt.players.actions import DoNothing, SendMessage
+from gptnt.players.policy import TurnInput
 from gptnt.players.scripted import (
     IdleExpert,
     OracleDefuser,
     OracleExpert,
     RandomDefuser,
-    TurnInput,
     element_marks,
     scripted_policy,
 )

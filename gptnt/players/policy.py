@@ -1,0 +1,71 @@
+"""The one interface every player implements, scripted or model: one call per turn.
+
+A turn's input is the partner's messages since the player's last turn and, for the Defuser, the
+observation (frames and their set of marks; the true bomb state only for privileged oracles).
+Its answer is one ``Decision``: an action of the player vocabulary, the text behind it, and
+what the turn's record needs (the resolved ``/action``, issues, the model call, the images
+sent). The Player Service calls ``decide`` and only carries the result to the game or partner.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from gptnt.players.actions import Action
+from gptnt.players.backends import CallRecord
+from gptnt.players.conversation import Attachment
+from gptnt.protocol import BombState, GameAction, Mode, Role
+from gptnt.vision import SetOfMarks
+
+__all__ = ["Decision", "Observation", "Policy", "TurnInput"]
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What the Defuser is shown this turn. ``state`` is privileged: only oracles may read it."""
+
+    frames: list[np.ndarray]  # H×W×3 uint8, oldest first (usually just the newest)
+    marks: SetOfMarks | None  # letters on the newest frame, from the segmentation mask
+    state: BombState | None = None
+
+
+@dataclass(frozen=True)
+class TurnInput:
+    role: Role
+    turn: int  # 0-based, per role
+    mode: Mode
+    messages: list[str]  # the partner's messages since the last turn, oldest first
+    observation: Observation | None = None  # Defuser only
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One turn's answer: the action and the text behind it (a model's raw output).
+
+    A model player also hands over what the record needs of its turn: the ``/action`` request
+    already resolved with its own interaction method (marks or coordinates, at its own image
+    size), the issues told back to it, and the model call (tokens, cost, latency).
+    """
+
+    action: Action
+    text: str
+    game_action: GameAction | None = None
+    """``None``: the Player Service resolves ``action`` against the turn's marks."""
+    warnings: tuple[str, ...] = ()
+    errors: tuple[str, ...] = ()
+    """Issues that skipped the turn (``code: detail``)."""
+    call: CallRecord | None = None
+    shown: tuple[Attachment, ...] = ()
+    """The images a model was sent this turn, exactly (the record stores them by hash)."""
+
+
+class Policy(Protocol):
+    """A player's brain for one episode."""
+
+    name: str
+    privileged: bool  # reads the true bomb state
+
+    async def decide(self, turn: TurnInput) -> Decision: ...
