@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -173,3 +173,38 @@ def collect(
                     break
         out[kind] = shots
     return out
+
+
+Template = Callable[[Shot, random.Random], Sequence[tuple]]
+"""A module kind's question templates on one shot: candidates whose first item is their
+category."""
+
+
+def draws(
+    counts: dict[str, int],
+    shots: dict[str, list[Shot]],
+    templates: dict[str, Template],
+    rng: random.Random,
+    keep: Callable[[Shot, tuple], bool],
+) -> Iterator[tuple[str, int, str, Shot, tuple]]:
+    """``(category, index, kind, shot, candidate)``: ``counts[category]`` candidates per category,
+    rotating over the module kinds, each from a random shot and accepted by ``keep``."""
+    kinds = [k for k in shots if shots[k]]
+    for category, n in counts.items():
+        made = attempts = 0
+        while made < n and attempts < 100 * n and kinds:
+            kind = kinds[attempts % len(kinds)]
+            attempts += 1
+            shot = rng.choice(shots[kind])
+            candidates = [
+                c for c in templates[kind](shot, rng) if c[0] == category and keep(shot, c)
+            ]
+            if candidates:
+                yield category, made, kind, shot, rng.choice(candidates)
+                made += 1
+
+
+def frame_prompt(kind: str, text: str) -> str:
+    from gptnt.diagnostics._words import TITLES
+
+    return f"The picture shows a bomb, zoomed in on one module ({TITLES[kind]}). {text}"

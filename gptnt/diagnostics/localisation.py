@@ -19,8 +19,8 @@ from collections.abc import Callable
 import numpy as np
 
 from gptnt.diagnostics._dataset import ImageStore, Question, Target
-from gptnt.diagnostics._frames import Shot
-from gptnt.diagnostics._words import KEY_NAMES, POSITIONS_6, TITLES, ordinal
+from gptnt.diagnostics._frames import Shot, draws, frame_prompt
+from gptnt.diagnostics._words import KEY_NAMES, POSITIONS_6, ordinal
 from gptnt.protocol._buffer import encode_png
 
 AMBIGUOUS = "AMBIGUOUS"
@@ -242,42 +242,36 @@ def build(
     counts: dict[str, int], shots: dict[str, list[Shot]], images: ImageStore, seed: int
 ) -> list[Question]:
     rng = random.Random(f"localisation:{seed}")
+
+    def keep(shot: Shot, c: tuple) -> bool:
+        return c[2] in (AMBIGUOUS, NONE) or c[2] in shot.labels
+
     questions: list[Question] = []
-    kinds = [k for k in shots if shots[k]]
-    for category, n in counts.items():
-        made = attempts = 0
-        while made < n and attempts < 100 * n and kinds:
-            kind = kinds[attempts % len(kinds)]
-            attempts += 1
-            shot = rng.choice(shots[kind])
-            candidates = [c for c in TEMPLATES[kind](shot, rng) if c[0] == category]
-            candidates = [c for c in candidates if c[2] in (AMBIGUOUS, NONE) or c[2] in shot.labels]
-            if not candidates:
-                continue
-            _, instruction, element = rng.choice(candidates)
-            special = element in (AMBIGUOUS, NONE)
-            target = Target(
-                label=None if special else shot.labels[element],
-                mask_colour=None if special else shot.colour_of(element),
-                labels=tuple(m.label for m in shot.marks.marks),
+    for category, i, kind, shot, (_, instruction, element) in draws(
+        counts, shots, TEMPLATES, rng, keep
+    ):
+        special = element in (AMBIGUOUS, NONE)
+        target = Target(
+            label=None if special else shot.labels[element],
+            mask_colour=None if special else shot.colour_of(element),
+            labels=tuple(m.label for m in shot.marks.marks),
+        )
+        questions.append(
+            Question(
+                id=f"loc-{category}-{i:04d}",
+                task="localisation",
+                category=category,
+                module=kind,
+                prompt=frame_prompt(kind, instruction),
+                images={
+                    "frame": images.add(encode_png(shot.frame)),
+                    "marked": images.add(encode_png(shot.marks.draw(shot.frame))),
+                    "mask": images.add(encode_png(np.ascontiguousarray(shot.mask[..., :3]))),
+                },
+                target=target,
+                truth={"element": element, "state": shot.state.to_wire()},
             )
-            questions.append(
-                Question(
-                    id=f"loc-{category}-{made:04d}",
-                    task="localisation",
-                    category=category,
-                    module=kind,
-                    prompt=f"The picture shows a bomb, zoomed in on one module ({TITLES[kind]}). {instruction}",
-                    images={
-                        "frame": images.add(encode_png(shot.frame)),
-                        "marked": images.add(encode_png(shot.marks.draw(shot.frame))),
-                        "mask": images.add(encode_png(np.ascontiguousarray(shot.mask[..., :3]))),
-                    },
-                    target=target,
-                    truth={"element": element, "state": shot.state.to_wire()},
-                )
-            )
-            made += 1
+        )
     return questions
 
 

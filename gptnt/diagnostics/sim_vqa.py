@@ -13,8 +13,8 @@ import random
 from collections.abc import Callable
 
 from gptnt.diagnostics._dataset import ImageStore, Question
-from gptnt.diagnostics._frames import Shot
-from gptnt.diagnostics._words import KEY_NAMES, POSITIONS_6, TITLES, mhz, ordinal
+from gptnt.diagnostics._frames import Shot, draws, frame_prompt
+from gptnt.diagnostics._words import KEY_NAMES, POSITIONS_6, mhz, ordinal
 from gptnt.protocol._buffer import encode_png
 
 AMBIGUOUS = "It cannot be told: the question fits more than one element."
@@ -364,38 +364,29 @@ def build(
 ) -> list[Question]:
     """``counts[category]`` questions per category, rotating over module kinds and frames."""
     rng = random.Random(f"sim_vqa:{seed}")
+
+    def keep(shot: Shot, c: tuple) -> bool:
+        return any(w != c[2] for w in c[3])
+
     questions: list[Question] = []
-    kinds = [k for k in shots if shots[k]]
-    for category, n in counts.items():
-        made = attempts = 0
-        while made < n and attempts < 100 * n and kinds:
-            kind = kinds[attempts % len(kinds)]
-            attempts += 1
-            shot = rng.choice(shots[kind])
-            candidates = [c for c in TEMPLATES[kind](shot, rng) if c[0] == category]
-            if not candidates:
-                continue
-            _, prompt, right, wrong = rng.choice(candidates)
-            wrong = list(dict.fromkeys(w for w in wrong if w != right))[:5]
-            if not wrong:
-                continue
-            options = [right, *wrong]
-            rng.shuffle(options)
-            frame = images.add(encode_png(shot.frame))
-            questions.append(
-                Question(
-                    id=f"svqa-{category}-{made:04d}",
-                    task="sim_vqa",
-                    category=category,
-                    module=kind,
-                    prompt=f"The picture shows a bomb, zoomed in on one module ({TITLES[kind]}). {prompt}",
-                    options=tuple(options),
-                    answer=options.index(right),
-                    images={"frame": frame},
-                    truth={"state": shot.state.to_wire(), "source": shot.source},
-                )
+    for category, i, kind, shot, (_, prompt, right, wrong) in draws(
+        counts, shots, TEMPLATES, rng, keep
+    ):
+        options = [right, *list(dict.fromkeys(w for w in wrong if w != right))[:5]]
+        rng.shuffle(options)
+        questions.append(
+            Question(
+                id=f"svqa-{category}-{i:04d}",
+                task="sim_vqa",
+                category=category,
+                module=kind,
+                prompt=frame_prompt(kind, prompt),
+                options=tuple(options),
+                answer=options.index(right),
+                images={"frame": images.add(encode_png(shot.frame))},
+                truth={"state": shot.state.to_wire(), "source": shot.source},
             )
-            made += 1
+        )
     return questions
 
 
