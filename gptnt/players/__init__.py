@@ -55,7 +55,7 @@ from gptnt.players.conversation import (
 )
 from gptnt.players.feedback import ISSUES, Issue, feedback_text
 from gptnt.players.observation import MOTION_KINDS, ModelObservation, build_observation
-from gptnt.players.outcome import Outcome, interpret
+from gptnt.players.outcome import Interpretation, interpret
 from gptnt.players.parsing import ParsedOutput, parse_output
 from gptnt.players.prompts import PromptSpec, Seat, allowed_kinds, system_prompt
 
@@ -73,10 +73,10 @@ __all__ = [
     "ImagePart",
     "InteractGame",
     "Interaction",
+    "Interpretation",
     "Issue",
     "MarkLocation",
     "ModelObservation",
-    "Outcome",
     "ParsedOutput",
     "PartnerMessage",
     "PlayerConfig",

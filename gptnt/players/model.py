@@ -37,7 +37,7 @@ from gptnt.players.conversation import (
 )
 from gptnt.players.feedback import Issue, feedback_text
 from gptnt.players.observation import SEQUENCE_LENGTH, observe
-from gptnt.players.outcome import Outcome, interpret
+from gptnt.players.outcome import Interpretation, interpret
 from gptnt.players.policy import Decision, TurnInput
 from gptnt.players.prompts import ACTORS, READERS, TALKERS, PromptSpec, Seat, system_prompt
 from gptnt.protocol import Mode
@@ -54,7 +54,7 @@ class ModelTurn:
 
     request: ChatRequest
     call: CallRecord
-    outcome: Outcome | None
+    outcome: Interpretation | None
     """``None`` when the provider failed and there was no answer to interpret."""
     issues: tuple[Issue, ...]
     """Everything told to the model on its next turn (also the record's warnings/errors)."""

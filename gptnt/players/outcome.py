@@ -16,7 +16,7 @@ from gptnt.vision import SetOfMarks
 
 
 @dataclass(frozen=True)
-class Outcome:
+class Interpretation:
     """What one response amounts to."""
 
     chosen: Action
@@ -45,7 +45,7 @@ def interpret(
     interaction: Interaction | None = None,
     marks: SetOfMarks | None = None,
     finish_reason: FinishReason = None,
-) -> Outcome:
+) -> Interpretation:
     """Parse ``text`` and resolve it for ``seat``. Never raises for bad model output."""
     interaction = interaction or Interaction()
     parsed = parse_output(
@@ -61,4 +61,4 @@ def interpret(
             action = DoNothing()
         else:
             game_action = resolved
-    return Outcome(parsed.action, action, game_action, parsed.thoughts, tuple(issues))
+    return Interpretation(parsed.action, action, game_action, parsed.thoughts, tuple(issues))

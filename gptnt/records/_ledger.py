@@ -17,7 +17,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from gptnt.records._episode import read_summary
-from gptnt.records._schema import SCHEMA_VERSION, Outcome
+from gptnt.records._schema import SCHEMA_VERSION, EpisodeOutcome
 
 LEDGER = "ledger.jsonl"
 EPISODES = "episodes"
@@ -36,7 +36,7 @@ class LedgerEntry(BaseModel):
     episode_key: str  # the natural key: mission, mode, players, repeat
     attempt: int
     status: Status
-    outcome: Outcome
+    outcome: EpisodeOutcome
     reason: str = ""
     episode_dir: str  # relative to the run directory
     at: float  # wall-clock unix seconds

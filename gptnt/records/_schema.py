@@ -19,14 +19,15 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from gptnt.protocol import Mode
+from gptnt.protocol import Mode, Role
 
 SCHEMA_VERSION = 2
 READABLE_VERSIONS = (1, 2)
 """Record versions this harness reads."""
 
-Outcome = Literal["solved", "strikeout", "timeout", "crashed"]
-RoleName = Literal["defuser", "expert"]
+EpisodeOutcome = Literal["solved", "strikeout", "timeout", "crashed"]
+"""How an episode ended: the bomb's end (``gptnt.protocol.GameOutcome``, a detonation being the
+strike-out or time-out that caused it), or ``crashed`` when the harness failed (never a loss)."""
 
 
 class _Record(BaseModel):
@@ -57,7 +58,7 @@ class Harness(_Record):
 class PlayerInfo(_Record):
     """Who played a role. Scripted policies say so: they are not models."""
 
-    role: RoleName
+    role: Role
     policy: str  # e.g. "oracle", "random", "idle", or a model name
     kind: Literal["scripted", "model"]
     privileged: bool = False  # True when the policy reads the true bomb state (oracle Defuser)
@@ -111,7 +112,7 @@ class TurnEvent(_Record):
 
     kind: Literal["turn"] = "turn"
     episode_id: str = ""  # stamped by the writer (v2)
-    role: RoleName
+    role: Role
     turn: int  # 0-based, per role
     started_at: float
     dispatched_at: float  # when the action reached the game or the partner's inbox
@@ -146,7 +147,7 @@ class GameStep(_Record):
 class EpisodeEnded(_Record):
     kind: Literal["episode_ended"] = "episode_ended"
     episode_id: str = ""  # stamped by the writer (v2)
-    outcome: Outcome
+    outcome: EpisodeOutcome
     reason: str
     at: float
 
@@ -170,7 +171,7 @@ class Summary(_Record):
     rule_seed: int = 1  # the rule seed game, manual and oracle shared (1 = the v1 manual)
     attempt: int = 1
     players: list[PlayerInfo]
-    outcome: Outcome
+    outcome: EpisodeOutcome
     reason: str = ""  # why it ended; for "crashed", what broke
     modules: list[ModuleResult] = Field(default_factory=list)
     strikes: int = 0

@@ -36,13 +36,13 @@ from gptnt.players.seats import SeatChoice, prompt_hash
 from gptnt.protocol import BombState
 from gptnt.records import (
     EpisodeEnded,
+    EpisodeOutcome,
     EpisodeStarted,
     EpisodeWriter,
     GameStep,
     Ledger,
     LedgerEntry,
     ModuleResult,
-    Outcome,
     PlayerInfo,
     PlayerSettings,
     Status,
@@ -78,7 +78,7 @@ _REDIS_S = 5.0  # wall seconds any single Redis read of the watchdog may take
 _GRACE_S = 5.0  # wall seconds the turns in flight at game over may take to finish
 
 
-def classify(state: BombState | None) -> tuple[Outcome, str]:
+def classify(state: BombState | None) -> tuple[EpisodeOutcome, str]:
     """The outcome of a finished bomb, from its final state."""
     if state is None:
         return "crashed", "no final bomb state"
@@ -165,7 +165,7 @@ class Episode:
         self._writer = writer
         started = time.time()
         final: BombState | None = None
-        outcome: Outcome = "crashed"
+        outcome: EpisodeOutcome = "crashed"
         reason = ""
         writer.append(
             EpisodeStarted(
@@ -467,7 +467,7 @@ class Episode:
     def _summary(
         self,
         players: list[PlayerInfo],
-        outcome: Outcome,
+        outcome: EpisodeOutcome,
         reason: str,
         final: BombState | None,
         started: float,
