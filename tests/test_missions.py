@@ -20,7 +20,7 @@ from gptnt.protocol import MODULE_KINDS
 
 SEEDS = [234, 286, 337, 561, 563, 798, 813, 845, 849, 960]
 
-# Paper Table B.14 (numbering) with the GPTNT spec files it maps to (mod-protocol.md §5.3).
+# Paper Table B.14 (numbering) with the GPTNT spec files it maps to (docs/protocol.md §5.3).
 MULTI = {
     "1": (110, 300, {"Keypad", "Wires", "Maze"}),
     "2": (798, 300, {"Wires", "BigButton", "Keypad", "Memory"}),
@@ -34,7 +34,7 @@ MULTI = {
     "10": (1028, 300, {"Keypad", "Maze", "Password", "WireSequence"}),
 }
 
-# Per-module factors of the paper's Table B.15 formula, as mod-protocol.md §5.2 lists them:
+# Per-module factors of the paper's Table B.15 formula, as docs/protocol.md §5.2 lists them:
 # (max actions, stages, side info).
 FACTORS = {
     "Wires": (1, 1, 1),

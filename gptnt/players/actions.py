@@ -5,7 +5,7 @@ A model answers with one ``Action``: ``InteractGame`` (Defuser), ``SendMessage``
 gave it (a set-of-marks letter, or a point) so records show what the model chose; it becomes a
 relative coordinate only at ``to_game_action``, against the marks of the observation the model
 saw. A letter that is not on screen, or a point off the image, is an error with feedback, never
-a silent do-nothing (players.md §8, items 10 and 15).
+a silent do-nothing (GPTNT turned both into a do-nothing the model was never told of).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Built so that consecutive requests share the longest possible prefix (provider prompt caching;
 GPTNT's design let only about 41% of input tokens be cached, paper H.3, and its Claude runs
-read none, players.md §5.6):
+read none, since it set no cache points):
 
 - history is **text only** and **append-only**: a turn's user text and the model's raw reply
   never change once sent; images ride only on the newest user message, after its text, so the
@@ -125,7 +125,7 @@ class PartnerMessage:
 def turn_text(feedback: str | None, messages: Sequence[PartnerMessage] | None) -> str:
     """The text of a turn: execution feedback first, then the partner's messages, each
     attributed and delimited, or ``<no-new-messages/>``. ``messages=None`` means the player
-    has no partner (solo): feedback is still delivered (GPTNT dropped it, players.md §8.11).
+    has no partner (solo): feedback is still delivered (GPTNT dropped it).
     """
     lines = [feedback] if feedback else []
     if messages is not None:

@@ -1,6 +1,6 @@
 """A model in a seat: the ``Policy`` interface of ``policy.py``, backed by a real model.
 
-One ``decide`` is one turn (players.md §1.4, with GPTNT's defects fixed):
+One ``decide`` is one turn, in GPTNT's order (with its defects fixed):
 
 1. the turn's text: last turn's ``<execution-feedback>`` (solo players get it too), then the
    partner's messages, attributed, or ``<no-new-messages/>``;

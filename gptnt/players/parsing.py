@@ -13,7 +13,7 @@ names (``click``), a location on an action that takes none, and — when the out
 token cap — an action that was nevertheless complete. What cannot be salvaged (no action, two
 actions, unreadable JSON, an unknown kind or action name, a missing location, a kind the player
 may not use) turns the turn into ``DoNothing`` with an issue that skips; unlike GPTNT, nothing
-becomes do-nothing silently (players.md §8, item 10).
+becomes do-nothing silently (GPTNT dropped unreadable answers without a word).
 """
 
 from __future__ import annotations

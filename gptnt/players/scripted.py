@@ -279,7 +279,7 @@ def episode_seed(mission_id: str, seed: int, repeat: int) -> int:
 class RandomDefuser:
     """The paper's random baseline: uniform over plausible actions of the current view.
 
-    The choices are those of the shipped mod's ``lottery`` (mod-protocol.md §6.4): click or
+    The choices are those of the shipped mod's ``lottery`` (docs/protocol.md §6.4): click or
     hold each element that is segmented in the current view (one set-of-marks label each),
     release, zoom out and the five rotations. ``gptnt baseline random`` plays this same class
     in-process through ``choose``, so the baseline and ``--defuser random`` agree.

@@ -1,6 +1,6 @@
 """The game's HTTP contract as code: the single source of truth for client, simulator and tests.
 
-What the shipped GPTNT mod speaks (``../shared/reference/mod-protocol.md``), as typed values:
+What the shipped GPTNT mod speaks (``docs/protocol.md``), as typed values:
 mission configuration and lifecycle tokens (``_mission``), the module-kind registry
 (``_kinds``), the words of play (``_play``: Mode, Role, GameOutcome), actions (``_actions``),
 the ``/state`` bomb document (``_state``), the ``/buffer`` frame codec with our PNG variant

@@ -1,4 +1,4 @@
-"""The ``/action`` vocabulary (mod-protocol.md §2.7, §6.1).
+"""The ``/action`` vocabulary (docs/protocol.md §2.7, §6.1).
 
 Only ``click`` and ``hold`` take a point: ``x_pos``/``y_pos`` in [0, 1] relative to the whole
 game frame, origin top-left, y downward. The mod silently reads a missing coordinate as 0 and

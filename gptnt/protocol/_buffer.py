@@ -1,4 +1,4 @@
-"""The ``/buffer`` frame codec, in both directions (mod-protocol.md §3.2), plus our PNG variant.
+"""The ``/buffer`` frame codec, in both directions (docs/protocol.md §3.2), plus our PNG variant.
 
 Raw layout (the shipped mod; all little-endian)::
 

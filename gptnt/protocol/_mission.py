@@ -1,6 +1,6 @@
 """Mission configuration (``/startmission``) and the lifecycle tokens of ``/health``.
 
-``MissionConfig`` is the parameter set of mod-protocol.md §2.3 with the bounds of GPTNT's mission
+``MissionConfig`` is the parameter set of docs/protocol.md §2.3 with the bounds of GPTNT's mission
 spec (§5.1). The client writes it with ``to_query``; the simulator server reads it back with
 ``from_query``, which applies the same parsing rules as the mod (integers, ``true``/``false``,
 comma-separated ``components``), so both ends accept and refuse the same requests.
@@ -32,7 +32,7 @@ _NEEDY_RULE = "needy_after_limit"
 
 
 class Lifecycle(str, Enum):
-    """The state token ``/health`` returns (mod-protocol.md §4.1).
+    """The state token ``/health`` returns (docs/protocol.md §4.1).
 
     ``Gameplay`` is the mod's value at process start and while a mission loads; GPTNT's Python
     client could not parse it, ours can.

@@ -1,4 +1,4 @@
-"""The ``/state`` bomb JSON, exactly as the shipped GPTNT mod serialises it (mod-protocol.md §7).
+"""The ``/state`` bomb JSON, exactly as the shipped GPTNT mod serialises it (docs/protocol.md §7).
 
 camelCase on the wire; snake_case accepted too (``populate_by_name``). Unknown keys are ignored.
 ``widgets``, ``modules`` and ``strikes`` may arrive as JSON-encoded strings (harness records).

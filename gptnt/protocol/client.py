@@ -1,4 +1,4 @@
-"""An async client for the game's HTTP protocol (mod-protocol.md §2), any backend.
+"""An async client for the game's HTTP protocol (docs/protocol.md §2), any backend.
 
 Every call has a deadline (per route, overridable per call) and a connect timeout; the mod
 serves one request at a time, so a long ``/timestep`` delays everything queued behind it, and the
@@ -73,7 +73,7 @@ DEFAULT_DEADLINES: dict[str, float] = {
 }
 FALLBACK_DEADLINE = 30.0
 _EXCERPT = 200
-# Bodies the shipped mod sends with HTTP 200 when it failed (mod-protocol.md §1.2, §2.7).
+# Bodies the shipped mod sends with HTTP 200 when it failed (docs/protocol.md §1.2, §2.7).
 _REFUSAL_PREFIXES = (b"Error:", b"Unknown route.", b"Please enter")
 _ACTION_REFUSAL = b"invalid direction"
 

@@ -11,9 +11,9 @@ the bomb seed (``"<seed>:layout"``, ``"<seed>:edgework"``, ``"<seed>:module:<i>:
 adding, say, a widget does not reshuffle the modules. String seeds are hashed by ``random``
 with SHA-512: stable across processes and Python versions.
 
-Layout assumptions (ktane-rules.md §1, §8.11; configurable via the constants): the timer goes
-to the front face at a uniformly chosen slot; modules that must see the timer (The Button) are
-placed first on the timer's face; the others take a uniformly chosen free slot on any allowed
+Layout assumptions (KTANE's placement rules are not documented; configurable via the constants):
+the timer goes to the front face at a uniformly chosen slot; modules that must see the timer
+(The Button) are placed first on the timer's face; the others take a uniformly chosen free slot on any allowed
 face (front only when ``front_only``); the remaining slots hold empty plates. A face's slot
 ``index`` is row-major as seen when looking at that face: 0–2 top row, 3–5 bottom row.
 """

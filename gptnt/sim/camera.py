@@ -1,6 +1,6 @@
 """How the Defuser holds the bomb: which side faces the camera, and which module is zoomed in.
 
-The mod keeps two angles (mod-protocol.md §6.3): a yaw of 0/90/180/270 degrees (front, right,
+The mod keeps two angles (docs/protocol.md §6.3): a yaw of 0/90/180/270 degrees (front, right,
 back, left), changed by ``right`` (+90), ``left`` (−90) and ``flip`` (+180 when upright); and a
 tilt of −90/0/+90 (bottom, upright, top), changed by ``up``/``down`` and clamped, which ``flip``
 mirrors while tilted. ``bomb_side`` is the tilt's name when tilted, else the yaw's. Modules can be

@@ -1,6 +1,6 @@
 """Seeded edgework: the serial number and the optional widgets on the four sides of the case.
 
-Distributions follow ktane-rules.md §3 (the modkit's generator, which mirrors the game's):
+Distributions follow the KTANE modkit's widget generator, which mirrors the game's:
 
 - serial ``[A][A][D][L][L][D]`` over a 35-character table without O and Y, where E takes O's slot
   (so E is twice as likely as any other letter);
@@ -43,7 +43,8 @@ PORT_GROUPS: tuple[tuple[PortType, ...], ...] = (
     ("DVI-D", "PS/2", "RJ-45", "Stereo RCA"),
 )
 EDGES: tuple[EdgeSide, ...] = ("top", "bottom", "left", "right")
-# Assumption (ktane-rules.md §1, §8.9): 3×2 spots on each long side, 2×2 on each short side.
+# Assumption (the case's spot count is not documented): 3×2 spots on each long side, 2×2 on
+# each short side.
 EDGE_CAPACITY: dict[EdgeSide, int] = {"top": 6, "bottom": 6, "left": 4, "right": 4}
 MAX_OPTIONAL_WIDGETS = sum(EDGE_CAPACITY.values()) - 1
 

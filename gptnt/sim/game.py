@@ -1,6 +1,6 @@
 """The embedded game: lifecycle, clock, camera, actions and frames around a ``Bomb``.
 
-``Game`` is the in-process twin of the shipped mod's HTTP routes (mod-protocol.md §2); the
+``Game`` is the in-process twin of the shipped mod's HTTP routes (docs/protocol.md §2); the
 server wraps each method in a route. Refusals raise ``SimulatorError`` with the mod's body text
 and an honest status code.
 
@@ -584,7 +584,7 @@ class Game:
         return f"Zooming out from: {mission.camera.focused.kind}"
 
     def _magic(self, mission: _Mission, x: float | None, y: float | None) -> str:
-        """One step of the oracle (mod-protocol.md §6.4), using ``gptnt.rules.oracle``."""
+        """One step of the oracle (docs/protocol.md §6.4), using ``gptnt.rules.oracle``."""
         engine = mission.camera.focused
         if engine is not None and engine.solved:
             self._zoom_out_later(mission)

@@ -1,7 +1,7 @@
 """Segmentation masks as the real game can send them (``gptnt sim serve --mask-style game``).
 
 The simulator's own masks are flat: one exact colour per element on black. The mod's masks
-are not always (mod-protocol.md §3.4: "edges are still blended with black, so the mask has
+are not always (docs/protocol.md §3.4: "edges are still blended with black, so the mask has
 extra darker shades of each colour"), and where two elements touch their shared edge blends
 both colours; rounding also leaves patches of a neighbouring value (127 next to 128). A mask
 in the ``game`` style has all of that, so the set-of-marks path that real masks take runs

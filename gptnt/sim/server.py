@@ -1,6 +1,6 @@
 """The simulator's protocol HTTP server: the shipped mod's routes over an in-process ``Game``.
 
-Every route, parameter and body text of the shipped GPTNT mod (mod-protocol.md §1–§3) is
+Every route, parameter and body text of the shipped GPTNT mod (docs/protocol.md §1–§3) is
 served here, with two deliberate differences that cost old clients nothing:
 
 - **Honest status codes** (``status_codes="honest"``, the default). Where the mod answers a
@@ -74,7 +74,7 @@ UNKNOWN_ROUTE = "Unknown route."
 StatusCodes = Literal["honest", "mod"]
 STATUS_CODES: tuple[StatusCodes, ...] = get_args(StatusCodes)
 
-# The shipped mod's failures that carry HTTP 200 (mod-protocol.md §1.2): a handler's exception
+# The shipped mod's failures that carry HTTP 200 (docs/protocol.md §1.2): a handler's exception
 # (``Error: …``, e.g. a missing or unparsable parameter), ``/startmission`` validation
 # (``Please enter …``), an unknown route and an unknown ``/action`` name (its text is returned
 # as the handler's answer). Its other refusals (wrong state, bad coordinates, a bad time scale)

@@ -1,4 +1,4 @@
-"""Reading order of regions and the letters they get (mod-protocol.md §6.2).
+"""Reading order of regions and the letters they get (docs/protocol.md §6.2).
 
 Regions are grouped into rows: sorted by their key point's y, a region joins the first row in
 which some member overlaps it vertically by at least half of the smaller of the two heights.

@@ -1,7 +1,7 @@
 """Regions from a segmentation mask: one region per element, a click point inside each.
 
 The game paints every interactable element in its own flat, fully saturated colour on black,
-HSV(i/N, 1, 1) (mod-protocol.md §3.4), so an element *is* a hue. Real masks are not always
+HSV(i/N, 1, 1) (docs/protocol.md §3.4), so an element *is* a hue. Real masks are not always
 flat, and each departure is handled here:
 
 - **edges blended with black** (a pixel = α × colour): stretching each pixel's RGB to span
@@ -32,7 +32,7 @@ from gptnt.errors import FrameBufferError
 RGB = tuple[int, int, int]
 
 MIN_AREA = 10
-"""Regions of this many pixels or fewer are noise (GPTNT's threshold, players.md §4.1)."""
+"""Regions of this many pixels or fewer are noise (GPTNT's threshold)."""
 
 HUE_TOLERANCE = 3.0
 """Degrees: colours whose hues differ by less are one element (rounding and blend-with-black

@@ -28,7 +28,7 @@ MISSION: dict[str, str] = {
 }
 
 
-# Refusals the shipped mod answers with HTTP 200 (mod-protocol.md §1.2); its other refusals
+# Refusals the shipped mod answers with HTTP 200 (docs/protocol.md §1.2); its other refusals
 # (wrong state, bad coordinates, bad time scale) already carry 400.
 _LEGACY_200 = ("Unknown route.", "Error:", "Please enter", "invalid direction")
 

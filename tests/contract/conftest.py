@@ -1,4 +1,4 @@
-"""Black-box protocol tests: any backend, over real HTTP (mod-protocol.md §1–§4).
+"""Black-box protocol tests: any backend, over real HTTP (docs/protocol.md §1–§4).
 
 ``GPTNT_GAME_URL`` points the suite at a running backend (a real game with a mod, our C# mod,
 a simulator elsewhere). Unset, the whole suite runs twice, against two ``gptnt sim serve``

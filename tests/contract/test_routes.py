@@ -1,4 +1,4 @@
-"""Every route answers with the shipped mod's bodies (mod-protocol.md §1–§2), honest statuses."""
+"""Every route answers with the shipped mod's bodies (docs/protocol.md §1–§2), honest statuses."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``/state`` is a ``BombState`` that matches the mission config (mod-protocol.md §7)."""
+"""``/state`` is a ``BombState`` that matches the mission config (docs/protocol.md §7)."""
 
 from __future__ import annotations
 

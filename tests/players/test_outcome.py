@@ -91,7 +91,7 @@ def test_navigation_needs_no_marks() -> None:
 
 
 def test_soft_warnings_survive_a_successful_game_action() -> None:
-    """GPTNT dropped parser warnings on game actions (players.md §8, item 9)."""
+    """GPTNT dropped parser warnings on game actions."""
     text = '{"result": {"kind": "interact_game", "data": {"action": "click_release", "location": "A"}}}'
     out = interpret(text, seat="defuser", marks=_marks())
     assert out.game_action is not None

@@ -65,7 +65,7 @@ def test_every_component_file_exists_and_is_used() -> None:
 
 
 def test_prompts_do_not_repeat_the_format_sentence() -> None:
-    """GPTNT's prompt said the format twice and contradicted itself (players.md §8, item 13)."""
+    """GPTNT's prompt said the format twice and contradicted itself."""
     text = system_prompt(PromptSpec("defuser"))
     assert len(re.findall(r"exactly one command", text)) == 1
     assert "entire response" not in text.lower()

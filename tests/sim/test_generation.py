@@ -1,4 +1,5 @@
-"""Puzzle generation follows the reference distributions (ktane-rules.md §5.1–5.11, §8).
+"""Puzzle generation follows the game's generation distributions (the v1 modules, as the
+modkit and the game draw them; undocumented details are assumptions).
 
 Each test draws ``N`` modules of one kind from seeds ``0..N-1`` (``random.Random(seed)``) through
 the engine's ``generate``, on a small fake bomb, and compares what the modules *export* (or, where

@@ -1,4 +1,4 @@
-"""The mod's ``magic`` oracle action (mod-protocol.md §6.4) solves every single-module mission
+"""The mod's ``magic`` oracle action (docs/protocol.md §6.4) solves every single-module mission
 step by step without a strike, Simon Says included (each call is one press of the stage)."""
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ Every picture comes with an ``ids`` canvas built with the same geometry: zoomed 
 the face (bomb component order, timer and empty plates excluded) is painted k + 1 over its slot;
 zoomed in, only the focused module's element ids, scaled nearest-neighbour into its square (the
 mod segments only what can be clicked at the current zoom). Hit testing reads that canvas, and
-the mask colours it HSV(i/N, 1, 1) on black (mod-protocol.md §3.3–§3.4), so a click on a marked
+the mask colours it HSV(i/N, 1, 1) on black (docs/protocol.md §3.3–§3.4), so a click on a marked
 region always hits that region's element.
 
 Performance: static layers (room, casing, empty plates, sides) are cached per bomb, size and

@@ -3,7 +3,7 @@ using System.Collections.Generic;
 namespace Gptnt.Mod.Protocol
 {
     /// <summary>
-    /// The /state document (mod-protocol.md §7) as plain objects. An adapter fills them from the
+    /// The /state document (docs/protocol.md §7) as plain objects. An adapter fills them from the
     /// game; <see cref="ToJson"/> writes exactly the shipped mod's camelCase keys. Lists that the
     /// protocol sends with null slots (Wires, Venn, WireSequence) hold null entries here too.
     /// </summary>

@@ -5,7 +5,7 @@ namespace Gptnt.Mod.Protocol
 {
     /// <summary>
     /// The ring of captured frames: 16 RGB24 images, one per 0.25 s of game time, oldest first
-    /// (mod-protocol.md §3.1). Images are kept exactly as Unity reads them back: rows
+    /// (docs/protocol.md §3.1). Images are kept exactly as Unity reads them back: rows
     /// bottom-to-top, no padding. Filled and cleared on the game's main thread; read through
     /// <see cref="Snapshot"/> which copies the list (the byte arrays are never changed after
     /// capture, so sharing them is safe).

@@ -4,7 +4,7 @@ using System.Collections.Generic;
 namespace Gptnt.Mod.Protocol
 {
     /// <summary>
-    /// /action (mod-protocol.md §2.7, §6.3, §6.4): clicks and holds at a point, release, zoom out,
+    /// /action (docs/protocol.md §2.7, §6.3, §6.4): clicks and holds at a point, release, zoom out,
     /// the five rotations, and the oracle extras. The other half of <see cref="GameController"/>;
     /// main thread only.
     /// </summary>

@@ -5,7 +5,7 @@ using System.Threading;
 namespace Gptnt.Mod.Protocol
 {
     /// <summary>
-    /// The mod's brain: the lifecycle state machine (mod-protocol.md §4.1), the frame ring, the
+    /// The mod's brain: the lifecycle state machine (docs/protocol.md §4.1), the frame ring, the
     /// bookkeeping of rotation, focus and strikes, and what each route does to the game.
     ///
     /// Everything except the members documented as thread-safe runs on the game's main thread:

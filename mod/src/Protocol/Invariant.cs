@@ -6,7 +6,7 @@ namespace Gptnt.Mod.Protocol
     /// <summary>
     /// Every number that crosses the wire is parsed and printed with the invariant culture. The
     /// shipped mod used the machine's culture, so on a decimal-comma locale x_pos=0.5 became 5
-    /// (mod-protocol.md §10.4); nothing here depends on the locale the game runs under.
+    /// (docs/protocol.md §10.4); nothing here depends on the locale the game runs under.
     /// </summary>
     public static class Invariant
     {

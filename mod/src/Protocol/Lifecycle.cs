@@ -1,4 +1,4 @@
-// The lifecycle tokens of /health (mod-protocol.md §4.1) and KTANE's scene states.
+// The lifecycle tokens of /health (docs/protocol.md §4.1) and KTANE's scene states.
 namespace Gptnt.Mod.Protocol
 {
     /// <summary>

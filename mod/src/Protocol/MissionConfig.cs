@@ -4,7 +4,7 @@ using System.Collections.Specialized;
 namespace Gptnt.Mod.Protocol
 {
     /// <summary>
-    /// The /startmission parameters (mod-protocol.md §2.3), parsed invariantly and validated with
+    /// The /startmission parameters (docs/protocol.md §2.3), parsed invariantly and validated with
     /// the bounds of gptnt's MissionConfig, so the mod, the simulator and the client accept and
     /// refuse the same requests.
     ///

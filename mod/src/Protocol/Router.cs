@@ -6,7 +6,7 @@ using System.Text;
 namespace Gptnt.Mod.Protocol
 {
     /// <summary>
-    /// The 15 routes of the shipped mod (mod-protocol.md §2) over a <see cref="GameController"/>.
+    /// The 15 routes of the shipped mod (docs/protocol.md §2) over a <see cref="GameController"/>.
     /// Runs on the HTTP worker thread: parses parameters here (invariantly), hands the game work
     /// to the main thread with a deadline, and packs large answers (/buffer) here again so the
     /// game never waits on encoding.

@@ -4,7 +4,7 @@ using UnityEngine;
 namespace Gptnt.Mod.Unity
 {
     /// <summary>
-    /// The two extra cameras of the mod (mod-protocol.md §3): a duplicate of the game camera that
+    /// The two extra cameras of the mod (docs/protocol.md §3): a duplicate of the game camera that
     /// renders the frame buffer's images, and a segmentation camera that renders only the objects
     /// put on <see cref="SegmentationLayer"/>, each flat in its colour through a replacement
     /// shader (unlit, alpha cutout), on black, without anti-aliasing. Both render into W×H

@@ -5,7 +5,7 @@ using UnityEngine;
 namespace Gptnt.Mod.Unity
 {
     /// <summary>
-    /// The bomb's widgets (mod-protocol.md §7.2): kind from the widget's class, content from its
+    /// The bomb's widgets (docs/protocol.md §7.2): kind from the widget's class, content from its
     /// fields (serialString, batteryType, presentPorts, …), and the side of the case from where
     /// the widget sits in the bomb's frame.
     /// </summary>

@@ -6,7 +6,7 @@ namespace Gptnt.Mod.Unity
 {
     /// <summary>
     /// One reader per vanilla module kind: the game's module component → the protocol's module
-    /// state (mod-protocol.md §7.3). A table keyed by KTANE's ComponentTypeEnum name, so adding a
+    /// state (docs/protocol.md §7.3). A table keyed by KTANE's ComponentTypeEnum name, so adding a
     /// kind is one entry. Members are read by name through <see cref="Reflect"/> with the names
     /// the game uses (several candidates where game builds differ); the reader fills only the
     /// kind's own fields — the adapter sets placement, solved and focus.

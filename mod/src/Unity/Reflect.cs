@@ -5,7 +5,7 @@ using System.Reflection;
 namespace Gptnt.Mod.Unity
 {
     /// <summary>
-    /// Reading the game's private module state by name (mod-protocol.md §9.2). Each lookup takes
+    /// Reading the game's private module state by name (docs/protocol.md §9.2). Each lookup takes
     /// candidate member names (fields or properties, any visibility, up the class hierarchy) so a
     /// renamed member in another game build degrades to a default instead of an exception.
     /// </summary>

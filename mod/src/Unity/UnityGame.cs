@@ -276,7 +276,7 @@ namespace Gptnt.Mod.Unity
 
         // ------------------------------------------------------------------ pictures
 
-        /// <summary>What the segmentation colours, in order (mod-protocol.md §3.3).</summary>
+        /// <summary>What the segmentation colours, in order (docs/protocol.md §3.3).</summary>
         public IList<ITarget> ActiveTargets()
         {
             var targets = new List<ITarget>();
