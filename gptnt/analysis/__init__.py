@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from gptnt.analysis._export import FORMATS, export
 from gptnt.analysis._load import Episode, Run, load_run, load_runs
-from gptnt.analysis._report import REPORT_HTML, REPORT_MD, Written, episode_page, write_report
+from gptnt.analysis._plots import rate_bars
+from gptnt.analysis._report import (
+    REPORT_HTML,
+    REPORT_MD,
+    Written,
+    episode_page,
+    write_report,
+    write_tables,
+)
 from gptnt.analysis._stats import Mean, Rate, mean, wilson
 from gptnt.analysis._table import Table, text
 from gptnt.analysis._tables import ANALYSES, all_tables
@@ -31,7 +39,9 @@ __all__ = [
     "load_run",
     "load_runs",
     "mean",
+    "rate_bars",
     "text",
     "wilson",
     "write_report",
+    "write_tables",
 ]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import shutil
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
@@ -58,13 +58,7 @@ def write_report(runs: Sequence[Run], out: Path, *, viewer: bool = True) -> Writ
     """Write every output under ``out`` (created; a previous report there is replaced)."""
     episodes = [e for r in runs for e in r.episodes]
     tables = all_tables(episodes)
-    out.mkdir(parents=True, exist_ok=True)
-    folder = out / TABLES
-    if folder.exists():
-        shutil.rmtree(folder)
-    folder.mkdir()
-    for table in tables:
-        write_atomic(folder / f"{table.key}.csv", to_csv(table).encode())
+    _write_csvs(tables, out)
     pages = 0
     if viewer:
         if (out / EPISODE_PAGES).exists():
@@ -77,6 +71,32 @@ def write_report(runs: Sequence[Run], out: Path, *, viewer: bool = True) -> Writ
     write_atomic(out / REPORT_MD, to_markdown(runs, tables, viewer=viewer).encode())
     write_atomic(out / REPORT_HTML, to_html(runs, tables, episodes, viewer=viewer).encode())
     return Written(tables, pages)
+
+
+def write_tables(tables: Sequence[Table], out: Path, *, title: str, intro: Sequence[str] = (),
+                 figures: Mapping[str, str] | None = None) -> None:  # fmt: skip
+    """Write tables that are not the KTANE report's — the diagnostics', SANZARU's — the way
+    the report writes its own: ``OUT/report.md``, ``OUT/report.html`` (one offline page; each
+    SVG of ``figures`` follows the table of its key) and ``OUT/tables/<key>.csv``; ``intro`` is
+    a few plain lines under the title."""
+    _write_csvs(tables, out)
+    write_atomic(
+        out / REPORT_MD, _markdown(title, [*intro, _LEGEND], tables, viewer=False).encode()
+    )
+    head = "".join(f"<p>{escape(line)}</p>" for line in intro) + f"<p>{escape(_LEGEND)}</p>"
+    page = _html(title, head, tables, figures or {}, viewer=False)
+    write_atomic(out / REPORT_HTML, page.encode())
+
+
+def _write_csvs(tables: Sequence[Table], out: Path) -> None:
+    """One CSV per table under ``OUT/tables`` (created; a previous set there is replaced)."""
+    out.mkdir(parents=True, exist_ok=True)
+    folder = out / TABLES
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir()
+    for table in tables:
+        write_atomic(folder / f"{table.key}.csv", to_csv(table).encode())
 
 
 def to_csv(table: Table) -> str:
@@ -95,9 +115,19 @@ def _md_cell(cell: str) -> str:
     return cell.replace("|", "\\|").replace("\n", " ")
 
 
+_LEGEND = (
+    "Every rate: value [95 % Wilson interval] (n); every mean: value [95 % bootstrap interval] (n)."
+)
+
+
 def to_markdown(runs: Sequence[Run], tables: Sequence[Table], *, viewer: bool = True) -> str:
-    legend = "Every rate: value [95 % Wilson interval] (n); every mean: value [95 % bootstrap interval] (n)."
-    lines = [f"# {_title(runs)}", "", legend, ""]
+    return _markdown(_title(runs), [_LEGEND], tables, viewer=viewer)
+
+
+def _markdown(title: str, intro: Sequence[str], tables: Sequence[Table], *, viewer: bool) -> str:
+    lines = [f"# {title}", ""]
+    for line in intro:
+        lines += [line, ""]
     for table in tables:
         lines += [f"## {table.title}", "", f"*{table.source}*", ""]
         if table.note:
@@ -176,7 +206,15 @@ def plots(tables: Sequence[Table], episodes: Sequence[Episode]) -> dict[str, str
 
 def to_html(runs: Sequence[Run], tables: Sequence[Table], episodes: Sequence[Episode], *,
             viewer: bool = True) -> str:  # fmt: skip
-    figures = plots(tables, episodes)
+    runs_list = "".join(f"<li>{escape(r.name)}: {len(r.episodes)} episodes</li>" for r in runs)
+    head = (f"<ul>{runs_list}</ul><p>{escape(_LEGEND)} Crashed, parked and incomplete episodes "
+            "are listed, and counted apart from the n of a rate.</p>")  # fmt: skip
+    return _html(_title(runs), head, tables, plots(tables, episodes), viewer=viewer)
+
+
+def _html(title: str, head: str, tables: Sequence[Table], figures: Mapping[str, str], *,
+          viewer: bool) -> str:  # fmt: skip
+    """One page: the title, ``head`` (HTML), a contents list, each table and its figure."""
     toc = "".join(f'<li><a href="#{t.key}">{escape(t.title)}</a> <span class="source">'
                   f"{escape(t.source)}</span></li>" for t in tables)  # fmt: skip
     sections = []
@@ -184,9 +222,6 @@ def to_html(runs: Sequence[Run], tables: Sequence[Table], episodes: Sequence[Epi
         sections.append(_html_table(table, viewer=viewer))
         if table.key in figures:
             sections.append(f'<figure class="plot">{figures[table.key]}</figure>')
-    runs_list = "".join(f"<li>{escape(r.name)}: {len(r.episodes)} episodes</li>" for r in runs)
-    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{escape(_title(runs))}</title>'
-            f"<style>{_CSS}</style></head><body><h1>{escape(_title(runs))}</h1><ul>{runs_list}</ul>"
-            "<p>Every rate: value [95 % Wilson interval] (n); every mean: value [95 % bootstrap interval] (n). "
-            "Crashed, parked and incomplete episodes are listed, and counted apart from the n of a rate.</p>"
+    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
+            f"<style>{_CSS}</style></head><body><h1>{escape(title)}</h1>{head}"
             f"<nav><ol>{toc}</ol></nav>{''.join(sections)}</body></html>")  # fmt: skip

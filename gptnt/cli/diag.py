@@ -159,31 +159,42 @@ def run(
 
 def report(
     results: Annotated[list[Path], typer.Argument(help="Results folders written by `diag run`.")],
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="Also write report.md, report.html (offline) and tables/<table>.csv here, "
+            "every results folder side by side."
+        ),
+    ] = None,
 ) -> None:
-    """Accuracy per category and module kind, with 95 % Wilson CIs and the chance level."""
+    """Accuracy per category and module kind, with 95 % Wilson CIs and the chance level.
+
+    Exit codes: 0 printed (and written), 1 a bad argument (one line naming it), 2 usage."""
     import sys
 
     from rich.console import Console
     from rich.table import Table
 
-    from gptnt.diagnostics import read_answers, read_spec, report_rows
+    from gptnt.diagnostics import GROUPINGS, read_results, report_rows
 
+    if out is not None:
+        _check_out(out, results)
+    found = read_results(results)
     console = Console(width=None if sys.stdout.isatty() else 120)
-    for folder in results:
-        answers = read_answers(folder)
-        spec = read_spec(folder)
-        for by in ("category", "module"):
+    for r in found:
+        spec = r.spec
+        for by in GROUPINGS:
             table = Table(
                 title=f"{spec.task} — {spec.answerer} ({spec.paradigm}"
                 f"{'' if spec.manual else ', no manual'}) — by {by}"
             )
             for column in (by, "n", "accuracy", "95 % CI", "chance", "vanilla", "failed calls"):
                 table.add_column(column, justify="left" if column == by else "right")
-            for row in report_rows(answers, by):
+            for row in report_rows(r.answers, by):
                 low, high = row.ci
                 table.add_row(
                     row.group,
-                    str(row.n),
+                    str(row.scored),
                     f"{row.accuracy:.1%}",
                     f"{low:.1%}–{high:.1%}",
                     "—" if row.chance is None else f"{row.chance:.1%}",
@@ -191,6 +202,31 @@ def report(
                     str(row.failures),
                 )
             console.print(table)
+    if out is not None:
+        from gptnt.analysis import write_tables
+        from gptnt.diagnostics import report_figures, report_tables
+
+        tables = report_tables(found)
+        write_tables(
+            tables,
+            out,
+            title="gptnt diagnostics — " + ", ".join(r.folder.name for r in found),
+            intro=["n counts the questions that got a reply; a failed call is counted apart."],
+            figures=report_figures(tables),
+        )
+        typer.echo(str(out / "report.html"))
+
+
+def _check_out(out: Path, results: list[Path]) -> None:
+    """``--out`` is a folder outside every results folder (the report is not read back in)."""
+    from gptnt.errors import ConfigError
+
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"--out {out}: exists and is not a folder; name a folder")
+    target = out.resolve()
+    for folder in results:
+        if target.is_relative_to(folder.resolve()):
+            raise ConfigError(f"--out {out}: lies inside results folder {folder}; write elsewhere")
 
 
 def register(app: typer.Typer) -> None:

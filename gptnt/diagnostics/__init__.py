@@ -9,7 +9,7 @@ state, never from a model — for any seed, rule seed and number of questions.
 
     gptnt diag build --out diag/            # the three datasets at the paper's sizes
     gptnt diag run diag/manual_vqa-… --player gpt-5-2 --out results/
-    gptnt diag report results/…
+    gptnt diag report results/… --out report/   # + Markdown, CSV, one offline HTML page
 """
 
 from gptnt.diagnostics._build import build as build_datasets
@@ -21,7 +21,10 @@ from gptnt.diagnostics._dataset import (
     Target,
     read_dataset,
 )
+from gptnt.diagnostics._report import GROUPINGS, Results, read_results
+from gptnt.diagnostics._report import figures as report_figures
 from gptnt.diagnostics._report import rows as report_rows
+from gptnt.diagnostics._report import tables as report_tables
 from gptnt.diagnostics._run import (
     Answer,
     ModelAnswerer,
@@ -34,6 +37,7 @@ from gptnt.diagnostics._run import (
 )
 
 __all__ = [
+    "GROUPINGS",
     "PAPER_COUNTS",
     "TASKS",
     "Answer",
@@ -41,13 +45,17 @@ __all__ = [
     "ModelAnswerer",
     "Question",
     "RandomAnswerer",
+    "Results",
     "RunSpec",
     "Target",
     "TruthAnswerer",
     "build_datasets",
     "read_answers",
     "read_dataset",
+    "read_results",
     "read_spec",
+    "report_figures",
     "report_rows",
+    "report_tables",
     "run",
 ]
