@@ -58,6 +58,14 @@ def _bullets(e: Episode) -> str:
     return "".join("●" if m.solved else "○" for m in e.summary.modules)
 
 
+def _single(e: Episode) -> bool:
+    """A single-module mission: one module on the bomb; without a summary (a crash), the
+    catalogue's naming of single-module missions (``<Kind>-<seed>``) decides."""
+    if e.summary is not None and e.summary.modules:
+        return len(e.summary.modules) == 1
+    return "-" in e.mission_id
+
+
 def _minutes(e: Episode) -> float | None:
     used = e.summary.game_time_used if e.summary else None
     return used / 60 if used else None
@@ -133,7 +141,7 @@ def module_types(episodes: Sequence[Episode]) -> Table:
     within: dict[tuple[str, str, str], list[bool]] = defaultdict(list)
     for e in episodes:
         modules = e.summary.modules if e.summary else []
-        if len(modules) == 1 or (not modules and "-" in e.mission_id):
+        if _single(e):
             kind = modules[0].name if modules else e.mission_id.rsplit("-", 1)[0]
             single[(e.pairing, e.mode, kind)].append(e)
         elif e.scored:
@@ -156,7 +164,7 @@ def module_types(episodes: Sequence[Episode]) -> Table:
 def failure_split(episodes: Sequence[Episode]) -> Table:
     """Appendix M: how the unsolved episodes ended (timeout or strikeout)."""
     rows = []
-    kind = lambda e: "single" if "-" in e.mission_id else "multi"
+    kind = lambda e: "single" if _single(e) else "multi"
     for (pairing, mode, missions), group in _group(
         episodes, lambda e: (e.pairing, e.mode, kind(e))
     ).items():
@@ -353,7 +361,7 @@ def _setting(e: Episode) -> str:
 def solo(episodes: Sequence[Episode]) -> Table:
     """Table 11: single-module success of each Defuser in pairs (any partner) against the same
     model alone, with and without the manual."""
-    single = [e for e in episodes if "-" in e.mission_id]
+    single = [e for e in episodes if _single(e)]
     rows = []
     key = lambda e: (e.player("defuser").policy if e.player("defuser") else "?", e.mode,  # type: ignore[union-attr]
                      _setting(e))  # fmt: skip
