@@ -107,6 +107,18 @@ def to_csv(table: Table) -> str:
     return buffer.getvalue()
 
 
+def run_line(run: Run) -> str:
+    """One run: its episodes, the record versions and the harnesses that wrote them."""
+    versions = sorted({e.schema_version for e in run.episodes})
+    harnesses = sorted({
+        f"{h.version} @ {h.commit[:10] if h.commit else 'no commit'}{' (dirty)' if h.dirty else ''}"
+        for e in run.episodes if e.started and (h := e.started.harness)
+    })  # fmt: skip
+    schema = ", ".join(f"v{v}" for v in versions) or "–"
+    return (f"{run.name}: {len(run.episodes)} episodes; record schema {schema}; harness "
+            f"{', '.join(harnesses) or 'not recorded (schema v1)'}")  # fmt: skip
+
+
 def _title(runs: Sequence[Run]) -> str:
     return "gptnt report — " + ", ".join(r.name for r in runs)
 
@@ -121,7 +133,8 @@ _LEGEND = (
 
 
 def to_markdown(runs: Sequence[Run], tables: Sequence[Table], *, viewer: bool = True) -> str:
-    return _markdown(_title(runs), [_LEGEND], tables, viewer=viewer)
+    runs_list = "\n".join(f"- {run_line(r)}" for r in runs)
+    return _markdown(_title(runs), [runs_list, _LEGEND], tables, viewer=viewer)
 
 
 def _markdown(title: str, intro: Sequence[str], tables: Sequence[Table], *, viewer: bool) -> str:
@@ -206,7 +219,7 @@ def plots(tables: Sequence[Table], episodes: Sequence[Episode]) -> dict[str, str
 
 def to_html(runs: Sequence[Run], tables: Sequence[Table], episodes: Sequence[Episode], *,
             viewer: bool = True) -> str:  # fmt: skip
-    runs_list = "".join(f"<li>{escape(r.name)}: {len(r.episodes)} episodes</li>" for r in runs)
+    runs_list = "".join(f"<li>{escape(run_line(r))}</li>" for r in runs)
     head = (f"<ul>{runs_list}</ul><p>{escape(_LEGEND)} Crashed, parked and incomplete episodes "
             "are listed, and counted apart from the n of a rate.</p>")  # fmt: skip
     return _html(_title(runs), head, tables, plots(tables, episodes), viewer=viewer)
