@@ -21,7 +21,7 @@ from pydantic import TypeAdapter
 
 from gptnt.config import GameConfig
 from gptnt.errors import GptntError, ProtocolError
-from gptnt.protocol import BombState, Lifecycle, MissionConfig
+from gptnt.protocol import BombState, Lifecycle, MissionConfig, kind_spec
 from gptnt.protocol.client import GameClient
 from services.bus import EventStream, GameKeys, HeartbeatSender, RpcServer
 from services.game import api
@@ -149,17 +149,22 @@ class GameService:
         return await self.client.state()
 
     async def observe(self, request: api.ObserveRequest) -> api.Observation:
-        state = await self.client.state() if request.state else None
+        wants_state = request.state or request.sequence_frames > 0
+        state = await self.client.state() if wants_state else None
+        wanted = request.frames
+        focused = state.focused if state is not None else None
+        if request.sequence_frames and focused is not None and kind_spec(focused.name).blinks:
+            wanted = max(wanted, request.sequence_frames)
         frames: list[bytes] = []
         mask: bytes | None = None
-        if request.frames or request.mask:
-            packed = await self.client.buffer_png(last=max(request.frames, 1))
-            frames = packed.frames[-request.frames :] if request.frames else []
+        if wanted or request.mask:
+            packed = await self.client.buffer_png(last=max(wanted, 1))
+            frames = packed.frames[-wanted:] if wanted else []
             mask = packed.mask if request.mask else None
         lifecycle = await self.client.health()
         return api.Observation(
             status=_status(lifecycle, state, started=self._started),
-            state=state,
+            state=state if request.state else None,
             frames=[base64.b64encode(f).decode() for f in frames],
             mask=None if mask is None else base64.b64encode(mask).decode(),
             png_bytes=sum(map(len, frames)) + len(mask or b""),

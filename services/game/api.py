@@ -55,6 +55,9 @@ class ObserveRequest(BaseModel):
     frames: int = Field(default=1, ge=0, le=16)  # newest N frames of the 16-frame ring
     mask: bool = True
     state: bool = True
+    sequence_frames: int = Field(default=0, ge=0, le=16)
+    """When the module zoomed into blinks (Simon Says, Morse Code: the registry's ``blinks``),
+    send this many frames instead of ``frames``, so one observation shows a whole cycle."""
 
 
 class Observation(BaseModel):

@@ -28,7 +28,6 @@ from gptnt.players.actions import (
     to_game_action,
 )
 from gptnt.players.feedback import Issue
-from gptnt.players.observation import MOTION_KINDS
 from gptnt.players.policy import Observation, Policy, TurnInput
 from gptnt.players.seats import SeatChoice, build_policy
 from gptnt.protocol import Mode
@@ -158,18 +157,15 @@ class PlayerService:
         self,
     ) -> tuple[Observation, list[str], str | None, int, float | None, int, game_api.Status]:
         assert self._game is not None
-        request = game_api.ObserveRequest(frames=1, mask=True, state=True)
+        # Simon Says and Morse Code blink: a model player gets the recent frames too, in the
+        # same observation (the game service sees which module is zoomed into).
+        wanted = getattr(self._policy, "sequence_frames", 1)
+        request = game_api.ObserveRequest(
+            frames=1, mask=True, state=True, sequence_frames=wanted if wanted > 1 else 0
+        )
         obs = await self._game.call(
             "game", game_api.OBSERVE, request, game_api.Observation, timeout_s=GAME_CALL_S
         )
-        # Simon Says and Morse Code blink: a model player gets the recent frames too.
-        wanted = getattr(self._policy, "sequence_frames", 1)
-        focused = obs.state.focused if obs.state else None
-        if wanted > 1 and focused is not None and focused.name in MOTION_KINDS:
-            request = game_api.ObserveRequest(frames=wanted, mask=True, state=True)
-            obs = await self._game.call(
-                "game", game_api.OBSERVE, request, game_api.Observation, timeout_s=GAME_CALL_S
-            )
         pngs = [base64.b64decode(f) for f in obs.frames]
         mask_png = base64.b64decode(obs.mask) if obs.mask else None
         hashes = [store_png(self._dir, png) for png in pngs]

@@ -112,3 +112,21 @@ async def test_game_over_is_published_promptly(game: RpcClient, admin, keys) -> 
     assert over is not None and over.state is not None and over.state.is_detonated
     explodes_at = resumed + status.seconds_remaining
     assert over.detected_at - explodes_at < 1.5
+
+
+@pytest.mark.parametrize(("mission", "frames"), [("Wires-234", 1), ("Simon-234", 8)])
+async def test_a_blinking_module_gets_its_frame_sequence_in_the_same_observation(
+    game: RpcClient, admin, keys, mission: str, frames: int
+) -> None:
+    defuser = RpcClient(admin, keys, "defuser")
+    await _started(game, mission)
+    ask = api.ObserveRequest(frames=1, mask=True, sequence_frames=8)
+    act = api.ActRequest(action=GameAction(action="magic"))  # the oracle zooms into the module
+    for _ in range(4):
+        await defuser.call("game", api.ACT, act, api.ActReply, timeout_s=10)
+        await game.call("game", api.TIMESTEP, api.Empty(), api.Status, timeout_s=10)
+        obs = await defuser.call("game", api.OBSERVE, ask, api.Observation, timeout_s=10)
+        if obs.state is not None and obs.state.focused is not None:
+            break
+    assert obs.state is not None and obs.state.focused is not None
+    assert len(obs.frames) == frames
