@@ -101,8 +101,9 @@ class TimingConfig(_Section):
 
     game_call_s: float = Field(15.0, gt=0)
     """Wall seconds one call to the game service may take (it makes up to a few backend calls)."""
-    turn_timeout_s: float = Field(120.0, gt=0)
-    """Wall seconds one player turn may take (a model call may be slow)."""
+    turn_timeout_s: float | None = Field(None, gt=0)
+    """Wall seconds one player turn may take, for every player; unset: a model player's own
+    ``turn_timeout_s`` (its player config, default 180), 180 for a scripted player."""
     stop_timeout_s: float = Field(5.0, gt=0)
     """Wall seconds the services get to stop when asked, before they are terminated."""
     idle_sleep_s: float = Field(0.5, ge=0)

@@ -125,6 +125,8 @@ class CallRecord(BaseModel):
     @property
     def output_cut(self) -> bool:
         return self.output_chars > OUTPUT_CAP_CHARS
+    status: int | None = None
+    """The provider's HTTP status of a failed call; ``None`` when no answer came (unreachable)."""
 
 
 @dataclass(frozen=True)
@@ -188,13 +190,13 @@ class ModelBackend:
                 self._model, to_pydantic_ai(request), model_settings=self._settings
             )
         except exceptions.ContentFilterError as err:
-            return self._failed(requested_at, start, "content_filter", str(err))
+            return self._failed(requested_at, start, "content_filter", str(err), _status(err))
         except (exceptions.ModelAPIError, exceptions.UnexpectedModelBehavior) as err:
             failure: Failure = "content_filter" if _filtered(err) else "provider_error"
             error = f"{type(err).__name__}: {err}"
             if failure == "provider_error" and _malformed(err):
                 error = f"{MALFORMED}: {error}"
-            return self._failed(requested_at, start, failure, error)
+            return self._failed(requested_at, start, failure, error, _status(err))
         except (IndexError, KeyError, TypeError, AttributeError) as err:
             # pydantic-ai reads the payload as the provider documents it (``choices[0]``); a
             # payload that breaks that reading (``"choices": []``) is the provider's fault.
@@ -224,7 +226,12 @@ class ModelBackend:
         return ModelReply(text, finish, record)
 
     def _failed(
-        self, requested_at: datetime, start: float, failure: Failure, error: str
+        self,
+        requested_at: datetime,
+        start: float,
+        failure: Failure,
+        error: str,
+        status: int | None = None,
     ) -> ModelReply:
         record = CallRecord(
             model=self.config.model,
@@ -236,6 +243,7 @@ class ModelBackend:
             finish_reason=None,
             failure=failure,
             error=error[:500],
+            status=status,
         )
         return ModelReply("", None, record)
 
@@ -340,6 +348,12 @@ def _google(config: PlayerConfig, api_key: str) -> object:
 
 
 _BUILDERS = {"openai": _openai, "vllm": _openai, "anthropic": _anthropic, "google": _google}
+
+
+def _status(err: Exception) -> int | None:
+    """The HTTP status of a provider's failure, if it answered at all."""
+    status = getattr(err, "status_code", None)
+    return status if isinstance(status, int) else None
 
 
 def _filtered(err: Exception) -> bool:

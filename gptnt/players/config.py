@@ -87,6 +87,10 @@ class PlayerConfig(BaseModel):
     """Estimated input tokens of one image at ``image_size`` (for truncation)."""
     timeout_s: float = Field(120.0, gt=0)
     """Wall-clock deadline of one model call, in seconds."""
+    turn_timeout_s: float = Field(180.0, gt=0)
+    """Wall-clock deadline of one whole turn of this player (observe, model call with its
+    transport retries, dispatch), in seconds: the one deadline the manager waits on. A turn
+    that overruns it ends the episode as crashed."""
     transport_retries: int = Field(3, ge=0)
     """Retries with backoff for 429, 5xx, timeouts and connection errors only."""
     serve: VllmServe | None = None

@@ -17,6 +17,7 @@ from gptnt.records._episode import (
 )
 from gptnt.records._harness import harness
 from gptnt.records._ledger import EPISODES, LEDGER, Ledger, LedgerEntry, Status, episode_dir
+from gptnt.records._outcome import TIMER_TOLERANCE_S, classify
 from gptnt.records._schema import (
     READABLE_VERSIONS,
     SCHEMA_VERSION,
@@ -24,6 +25,7 @@ from gptnt.records._schema import (
     EpisodeOutcome,
     EpisodeStarted,
     Event,
+    FailedCall,
     GameStep,
     Harness,
     Mode,
@@ -42,11 +44,13 @@ __all__ = [
     "LEDGER",
     "READABLE_VERSIONS",
     "SCHEMA_VERSION",
+    "TIMER_TOLERANCE_S",
     "EpisodeEnded",
     "EpisodeOutcome",
     "EpisodeStarted",
     "EpisodeWriter",
     "Event",
+    "FailedCall",
     "GameStep",
     "Harness",
     "Ledger",
@@ -61,6 +65,7 @@ __all__ = [
     "Summary",
     "Tokens",
     "TurnEvent",
+    "classify",
     "episode_dir",
     "frame_path",
     "harness",

@@ -22,12 +22,13 @@ from gptnt.records._schema import SCHEMA_VERSION, EpisodeOutcome
 LEDGER = "ledger.jsonl"
 EPISODES = "episodes"
 
-Status = Literal["finished", "crashed", "parked"]
+Status = Literal["finished", "crashed", "parked", "interrupted"]
 
 
 class LedgerEntry(BaseModel):
-    """One ended attempt. ``finished``: it has an outcome other than crashed; ``crashed``: it
-    will be retried; ``parked``: it crashed too often and will not be retried."""
+    """One ended attempt. ``finished``: it has an outcome of the game; ``crashed``: it will be
+    retried; ``parked``: it crashed too often and will not be retried; ``interrupted``: the user
+    stopped it, and a rerun plays it again (it does not count towards parking)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -40,6 +41,9 @@ class LedgerEntry(BaseModel):
     reason: str = ""
     episode_dir: str  # relative to the run directory
     at: float  # wall-clock unix seconds
+
+
+_STATUS_OF: dict[str, Status] = {"crashed": "crashed", "interrupted": "interrupted"}
 
 
 def episode_dir(run_dir: Path, episode_key: str, attempt: int) -> Path:
@@ -105,7 +109,7 @@ class Ledger:
                 LedgerEntry(
                     episode_key=key,
                     attempt=int(attempt),
-                    status="crashed" if summary.outcome == "crashed" else "finished",
+                    status=_STATUS_OF.get(summary.outcome, "finished"),
                     outcome=summary.outcome,
                     reason=summary.reason,
                     episode_dir=str(summary_dir.relative_to(self.run_dir)),

@@ -25,9 +25,12 @@ SCHEMA_VERSION = 2
 READABLE_VERSIONS = (1, 2)
 """Record versions this harness reads."""
 
-EpisodeOutcome = Literal["solved", "strikeout", "timeout", "crashed"]
+EpisodeOutcome = Literal["solved", "strikeout", "timeout", "crashed", "interrupted"]
 """How an episode ended: the bomb's end (``gptnt.protocol.GameOutcome``, a detonation being the
-strike-out or time-out that caused it), or ``crashed`` when the harness failed (never a loss)."""
+strike-out or time-out that caused it); ``crashed`` when the harness or its infrastructure
+failed (a service, Redis, the model provider); ``interrupted`` when the user stopped the run
+(SIGINT/SIGTERM). Neither of the last two is a result of the players: both are played again
+and never counted."""
 
 
 class _Record(BaseModel):
@@ -107,6 +110,13 @@ class ShownImage(_Record):
     image: str  # content hash of the PNG
 
 
+class FailedCall(_Record):
+    """A model call of the turn that the provider failed (after its transport retries)."""
+
+    status: int | None = None  # the provider's HTTP status; None: no answer (unreachable)
+    error: str  # the provider's message, with any credential removed
+
+
 class TurnEvent(_Record):
     """One player turn: drain inbox → observe → policy → dispatch."""
 
@@ -131,6 +141,7 @@ class TurnEvent(_Record):
     tokens: Tokens = Field(default_factory=Tokens)
     cost_usd: float = 0.0  # what the model call cost (0 for scripted players)
     latency_s: float = 0.0  # wall seconds spent by the policy
+    failed_call: FailedCall | None = None  # the model call failed: the provider's status
 
 
 class GameStep(_Record):

@@ -1,6 +1,7 @@
 """The bus: how the services of a game talk over Redis.
 
-RPC with a deadline on every call and typed remote errors (``RpcClient``/``RpcServer``),
+Every wait has exactly one deadline, its caller's (``within``; connections carry no socket
+timeout of their own). RPC with a deadline on every call and typed remote errors (``RpcClient``/``RpcServer``),
 atomically drained inboxes for the players' dialogue (``Inbox``), the game's event stream
 (``EventStream``), heartbeats with a TTL, key names namespaced per game (``GameKeys``), one ACL
 user per service (``create_users``), and the Redis server itself (``EmbeddedRedis``,
@@ -10,6 +11,7 @@ user per service (``create_users``), and the Redis server itself (``EmbeddedRedi
 from __future__ import annotations
 
 from services.bus._acl import Credentials, create_users, delete_users
+from services.bus._deadline import REDIS_DOWN, redis_lost, within
 from services.bus._events import EventStream
 from services.bus._heartbeat import Heartbeat, HeartbeatSender, read_heartbeat
 from services.bus._inbox import Inbox, Message
@@ -19,6 +21,7 @@ from services.bus._server import ENV_URL, EmbeddedRedis, connect, free_port, red
 
 __all__ = [
     "ENV_URL",
+    "REDIS_DOWN",
     "Credentials",
     "EmbeddedRedis",
     "EventStream",
@@ -36,5 +39,7 @@ __all__ = [
     "delete_users",
     "free_port",
     "read_heartbeat",
+    "redis_lost",
     "redis_url",
+    "within",
 ]

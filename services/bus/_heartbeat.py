@@ -16,6 +16,8 @@ from typing import Literal
 import redis.asyncio as aioredis
 from pydantic import BaseModel
 
+from gptnt.errors import BusError
+from services.bus._deadline import within
 from services.bus._keys import GameKeys, Service
 
 
@@ -59,24 +61,29 @@ class HeartbeatSender:
             host=socket.gethostname(),
             sent_at=time.time(),
         )
-        await self._redis.set(self._key, beat.model_dump_json(), px=self._ttl_ms)
+        # A beat that cannot land within the TTL is worthless; the next one tries again.
+        async with within(self._ttl_ms / 1000, f"{self._service} heartbeat"):
+            await self._redis.set(self._key, beat.model_dump_json(), px=self._ttl_ms)
 
     async def run(self, stop: asyncio.Event | None = None) -> None:
         """Beat until ``stop`` is set (then remove the key) or the task is cancelled; transport
         errors are retried at the next beat."""
         stop = stop or asyncio.Event()
         while not stop.is_set():
-            with contextlib.suppress(aioredis.RedisError, OSError):
+            with contextlib.suppress(aioredis.RedisError, BusError):
                 await self.beat()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), self._interval_s)
-        with contextlib.suppress(aioredis.RedisError, OSError):
-            await self._redis.delete(self._key)
+                async with asyncio.timeout(self._interval_s):
+                    await stop.wait()
+        with contextlib.suppress(aioredis.RedisError, BusError):
+            async with within(self._ttl_ms / 1000, f"{self._service} heartbeat removal"):
+                await self._redis.delete(self._key)
 
 
 async def read_heartbeat(
-    redis: aioredis.Redis, keys: GameKeys, service: Service
+    redis: aioredis.Redis, keys: GameKeys, service: Service, *, timeout_s: float = 5.0
 ) -> Heartbeat | None:
     """The last beat of ``service``, or ``None`` if its key expired (or it never beat)."""
-    raw = await redis.get(keys.heartbeat(service))
+    async with within(timeout_s, f"reading the {service} heartbeat"):
+        raw = await redis.get(keys.heartbeat(service))
     return None if raw is None else Heartbeat.model_validate_json(raw)

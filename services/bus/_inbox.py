@@ -13,6 +13,7 @@ from typing import Literal
 import redis.asyncio as aioredis
 from pydantic import BaseModel
 
+from services.bus._deadline import within
 from services.bus._keys import GameKeys, Role
 
 
@@ -25,23 +26,30 @@ class Message(BaseModel):
     sent_at: float  # wall-clock unix seconds when it was pushed
 
 
+_CALL_S = 5.0  # wall seconds one send or drain may take
+
+
 class Inbox:
-    """Send to a partner's inbox, drain one's own."""
+    """Send to a partner's inbox, drain one's own; each within ``timeout_s``."""
 
     def __init__(self, redis: aioredis.Redis, keys: GameKeys, role: Role) -> None:
         self._redis = redis
         self._keys = keys
         self.role = role
 
-    async def send(self, to: Role, text: str) -> Message:
+    async def send(self, to: Role, text: str, *, timeout_s: float = _CALL_S) -> Message:
         message = Message(sender=self.role, text=text, sent_at=time.time())
-        await self._redis.rpush(self._keys.inbox(to), message.model_dump_json())
+        async with within(timeout_s, f"sending to the {to}'s inbox"):
+            await self._redis.rpush(self._keys.inbox(to), message.model_dump_json())
         return message
 
-    async def drain(self) -> list[Message]:
+    async def drain(self, *, timeout_s: float = _CALL_S) -> list[Message]:
         """Every message waiting in this role's inbox, oldest first; the inbox is left empty."""
         key = self._keys.inbox(self.role)
-        async with self._redis.pipeline(transaction=True) as pipe:
+        async with (
+            within(timeout_s, "draining the inbox"),
+            self._redis.pipeline(transaction=True) as pipe,
+        ):
             pipe.lrange(key, 0, -1)
             pipe.delete(key)
             raw, _ = await pipe.execute()

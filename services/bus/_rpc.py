@@ -1,7 +1,8 @@
 """Request/reply over Redis lists, with a deadline on every call and typed remote errors.
 
 A caller pushes an ``RpcRequest`` onto the server's request list for that caller and blocks on a
-one-shot reply list until its deadline. The server answers *every* request it takes: a result,
+one-shot reply list (its own, named by the request id) until its deadline: the one deadline
+of the call, which the server also applies to the handler. The server answers *every* request it takes: a result,
 or an ``RpcFault`` naming the exception (GPTNT's bus left unknown exceptions unanswered, so a
 caller waited its full 600 s). A fault arrives at the caller as ``gptnt.errors.RemoteError``; no
 reply before the deadline raises ``DeadlineExceeded``.
@@ -24,7 +25,8 @@ from typing import Literal, TypeVar
 import redis.asyncio as aioredis
 from pydantic import BaseModel
 
-from gptnt.errors import DeadlineExceeded, GptntError, RemoteError
+from gptnt.errors import BusError, DeadlineExceeded, GptntError, RemoteError
+from services.bus._deadline import within
 from services.bus._keys import GameKeys, Service
 
 log = logging.getLogger(__name__)
@@ -33,8 +35,8 @@ Req = TypeVar("Req", bound=BaseModel)
 Res = TypeVar("Res", bound=BaseModel)
 
 _REPLY_TTL_S = 60
-_SLACK_S = 2.0  # wall seconds a call may exceed its deadline on a stalled connection
 _POLL_S = 0.5  # how often a server's blocking read wakes up to notice it was stopped
+_SLACK_S = 5.0  # wall seconds beyond a server-side block a stalled connection may take
 
 
 class RpcRequest(BaseModel):
@@ -83,20 +85,21 @@ class RpcClient:
             id=uuid.uuid4().hex, method=method, timeout_s=timeout_s, params=params.model_dump_json()
         )
         reply_key = self._keys.reply(self._caller, request.id)
-        popped = None
-        # Redis answers a BLPOP at its timeout; the outer bound also covers a stalled connection.
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(timeout_s + _SLACK_S):
+        what = f"{server}.{method}"
+        try:
+            # One deadline for the whole call. BLPOP blocks without a server-side timeout: the
+            # deadline cancels it (redis-py then drops the connection, which ends the BLPOP).
+            async with within(timeout_s, what):
                 await self._redis.rpush(
                     self._keys.rpc(server, self._caller), request.model_dump_json()
                 )
-                popped = await self._redis.blpop([reply_key], timeout=max(timeout_s, 0.01))
-        if popped is None:
+                popped = await self._redis.blpop([reply_key], timeout=0)
+        except DeadlineExceeded:
             # Whatever the server sends later expires with its reply list.
             raise DeadlineExceeded(
-                f"{server}.{method}: no reply within {timeout_s:g} s "
+                f"{what}: no reply within {timeout_s:g} s "
                 "(is the service running? raise the timeout if the work is legitimately slow)"
-            )
+            ) from None
         reply = RpcReply.model_validate_json(popped[1])
         if reply.fault is not None:
             raise RemoteError(reply.fault.kind, reply.fault.message, reply.fault.service)
@@ -145,7 +148,8 @@ class RpcServer:
         lists = self._lists()
         try:
             while stop is None or not stop.is_set():
-                popped = await self.redis.blpop(list(lists), timeout=_POLL_S)
+                async with within(_POLL_S + _SLACK_S, f"{self.service}: reading requests"):
+                    popped = await self.redis.blpop(list(lists), timeout=_POLL_S)
                 if popped is None:
                     continue
                 key, raw = popped
@@ -186,8 +190,11 @@ class RpcServer:
             reply.fault = self._fault(err)
         reply.elapsed_s = time.monotonic() - received
         key = self.keys.reply(caller, request.id)  # type: ignore[arg-type]
-        with contextlib.suppress(aioredis.RedisError):
-            async with self.redis.pipeline(transaction=True) as pipe:
+        with contextlib.suppress(aioredis.RedisError, BusError):
+            async with (
+                within(_SLACK_S, f"{self.service}: replying"),
+                self.redis.pipeline(transaction=True) as pipe,
+            ):
                 pipe.rpush(key, reply.model_dump_json())
                 pipe.expire(key, _REPLY_TTL_S)
                 await pipe.execute()

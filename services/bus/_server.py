@@ -31,8 +31,18 @@ ENV_URL = "GPTNT_REDIS_URL"
 
 
 def connect(url: str) -> aioredis.Redis:
-    """An asyncio client for ``url`` that decodes replies as text (every payload is JSON)."""
-    return aioredis.Redis.from_url(url, decode_responses=True, health_check_interval=0)
+    """An asyncio client for ``url`` that decodes replies as text (every payload is JSON).
+
+    No socket timeout of its own: every wait is bounded by its caller (``within``), so a model
+    turn of any length up to its deadline can be waited on, and a cancellation is never lost.
+    """
+    return aioredis.Redis.from_url(
+        url,
+        decode_responses=True,
+        health_check_interval=0,
+        socket_timeout=None,
+        socket_connect_timeout=None,
+    )
 
 
 # Loaded once here: the function below runs between fork and exec, where it must not import.

@@ -92,7 +92,8 @@ class Backend:
         if self._proc is not None and self._proc.returncode is None:
             self._proc.terminate()
             try:
-                await asyncio.wait_for(self._proc.wait(), 5)
+                async with asyncio.timeout(5):
+                    await self._proc.wait()
             except TimeoutError:
                 self._proc.kill()
                 await self._proc.wait()

@@ -20,7 +20,7 @@ import redis.asyncio as aioredis
 from pydantic import TypeAdapter
 
 from gptnt.config import GameConfig
-from gptnt.errors import GptntError, ProtocolError
+from gptnt.errors import BusError, GptntError, ProtocolError
 from gptnt.protocol import BombState, Lifecycle, MissionConfig, kind_spec
 from gptnt.protocol.client import GameClient
 from services.bus import EventStream, GameKeys, HeartbeatSender, RpcServer
@@ -191,7 +191,8 @@ class GameService:
         failures = 0
         while not self._stop.is_set():
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._stop.wait(), self._config.poll_interval_s)
+                async with asyncio.timeout(self._config.poll_interval_s):
+                    await self._stop.wait()
             if self._stop.is_set():
                 return
             try:
@@ -205,6 +206,8 @@ class GameService:
                 if self._started and not self._over_sent:
                     await self.status()
                 failures = 0
+            except BusError:
+                raise  # Redis, not the game: the service ends and the manager sees it
             except GptntError as err:
                 failures += 1
                 log.warning("game backend poll failed (%d): %s", failures, err)

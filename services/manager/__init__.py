@@ -5,7 +5,8 @@ records) and, for suites, takes them from a Redis Stream queue shared by workers
 from __future__ import annotations
 
 from services.manager._baseline import BASELINE_SIZE, BaselinePlayer, baseline_spec, play_baseline
-from services.manager._episode import Episode, classify, play_episode, player_infos
+from services.manager._episode import Episode, Interrupt, play_episode, player_infos
+from services.manager._faults import ProviderWatch
 from services.manager.api import EpisodeSettings, EpisodeSpec
 
 __all__ = [
@@ -14,8 +15,9 @@ __all__ = [
     "Episode",
     "EpisodeSettings",
     "EpisodeSpec",
+    "Interrupt",
+    "ProviderWatch",
     "baseline_spec",
-    "classify",
     "play_baseline",
     "play_episode",
     "player_infos",

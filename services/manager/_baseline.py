@@ -44,13 +44,14 @@ from gptnt.records import (
     RecordedAction,
     Summary,
     TurnEvent,
+    classify,
     episode_dir,
     harness,
 )
 from gptnt.rules.ruleset import ruleset
 from gptnt.sim.game import Game
 from gptnt.vision import find_regions, letter, reading_order
-from services.manager._episode import classify, player_infos
+from services.manager._episode import player_infos
 from services.manager.api import EpisodeSpec
 
 __all__ = ["BASELINE_SIZE", "BaselinePlayer", "baseline_spec", "play_baseline"]

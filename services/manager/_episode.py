@@ -30,8 +30,9 @@ from urllib.parse import urlsplit
 import redis.asyncio as aioredis
 from pydantic import BaseModel, TypeAdapter
 
-from gptnt.errors import BusError, EpisodeError, GptntError
+from gptnt.errors import BusError, DeadlineExceeded, EpisodeError, GptntError
 from gptnt.missions import Mission, get_mission
+from gptnt.players.config import PlayerConfig
 from gptnt.players.seats import SeatChoice, prompt_hash
 from gptnt.protocol import BombState
 from gptnt.records import (
@@ -49,10 +50,12 @@ from gptnt.records import (
     Summary,
     Tokens,
     TurnEvent,
+    classify,
     episode_dir,
     harness,
 )
 from services.bus import (
+    REDIS_DOWN,
     EventStream,
     GameKeys,
     Role,
@@ -62,11 +65,14 @@ from services.bus import (
     create_users,
     delete_users,
     read_heartbeat,
+    redis_lost,
+    within,
 )
 from services.game import GameService
 from services.game import api as game_api
+from services.manager._faults import ProviderWatch
 from services.manager._launch import Handle, ProcessHandle, TaskHandle
-from services.manager.api import EpisodeSettings, EpisodeSpec
+from services.manager.api import SCRIPTED_TURN_S, EpisodeSettings, EpisodeSpec
 from services.player import PlayerService, make_policy
 from services.player import api as player_api
 
@@ -74,23 +80,8 @@ log = logging.getLogger(__name__)
 
 OnTurn = Callable[[EpisodeSpec, TurnEvent], None]
 _WATCH_S = 0.25
-_REDIS_S = 5.0  # wall seconds any single Redis read of the watchdog may take
+_REDIS_S = 5.0  # wall seconds any single Redis call of the manager's own may take
 _GRACE_S = 5.0  # wall seconds the turns in flight at game over may take to finish
-
-
-def classify(state: BombState | None) -> tuple[EpisodeOutcome, str]:
-    """The outcome of a finished bomb, from its final state."""
-    if state is None:
-        return "crashed", "no final bomb state"
-    if state.all_solved:
-        return "solved", "every module solved"
-    if state.is_detonated:
-        if state.timer_module.seconds_remaining <= 0:
-            return "timeout", "the timer ran out"
-        if len(state.strikes) >= state.max_strikes:
-            return "strikeout", f"{len(state.strikes)} strikes"
-        return "crashed", "the bomb detonated without a timeout or strikeout"
-    return "crashed", "the game ended without an outcome"
 
 
 def player_infos(spec: EpisodeSpec) -> list[PlayerInfo]:
@@ -120,6 +111,26 @@ def _settings(choice: SeatChoice) -> PlayerSettings | None:
     )  # fmt: skip
 
 
+class Interrupt:
+    """Set once (by the CLI's signal handler) to end every episode in flight as
+    ``interrupted``: each still stops its services and writes its summary and ledger line."""
+
+    def __init__(self) -> None:
+        self._event = asyncio.Event()
+        self.reason = ""
+
+    def set(self, reason: str) -> None:
+        if not self._event.is_set():
+            self.reason = reason
+            self._event.set()
+
+    def is_set(self) -> bool:
+        return self._event.is_set()
+
+    async def wait(self) -> None:
+        await self._event.wait()
+
+
 class Episode:
     """Runs one ``EpisodeSpec``; ``run`` never raises for a game-level failure."""
 
@@ -132,6 +143,7 @@ class Episode:
         run_dir: Path,
         on_turn: OnTurn | None = None,
         mission: Mission | None = None,
+        interrupt: Interrupt | None = None,
     ) -> None:
         self.spec = spec
         self.settings = settings
@@ -140,7 +152,10 @@ class Episode:
         self.dir = episode_dir(run_dir, spec.key, spec.attempt)
         self._admin_url = admin_url
         self._on_turn = on_turn
+        self._interrupt = interrupt or Interrupt()
         self._handles: list[Handle] = []
+        self._deadlines: dict[str, float] = {}  # per role: wall seconds one turn may take
+        self._providers = ProviderWatch()
         self._turns: dict[str, int] = {"defuser": 0, "expert": 0}
         self._messages: dict[str, int] = {"defuser": 0, "expert": 0}
         self._ready_seen: set[str] = set()
@@ -155,6 +170,7 @@ class Episode:
     async def run(self) -> Summary:
         players = player_infos(self.spec)  # unknown policy names fail before anything starts
         self._lineup = [c for c in self.spec.lineup() if c is not None]
+        self._deadlines = {c.role: self._turn_deadline(c.config) for c in self._lineup}
         if self.dir.exists():  # an attempt cut short by a killed run: start it afresh
             shutil.rmtree(self.dir)
         self.dir.mkdir(parents=True, exist_ok=True)
@@ -179,44 +195,67 @@ class Episode:
             async with asyncio.timeout(limit):
                 final = await self._guarded()
             outcome, reason = classify(final)
+        except _Interrupted:
+            outcome, reason = "interrupted", f"interrupted by {self._interrupt.reason}"
         except TimeoutError:
             reason = f"the episode overran its wall-clock limit of {limit:g} s"
-        except (GptntError, OSError) as err:
+        except GptntError as err:
             reason = str(err)
+        except REDIS_DOWN as err:
+            reason = str(redis_lost("the manager's connection", err))
         except Exception as err:  # one episode's bug must not end the run
             log.exception("episode %s failed", self.spec.key)
             reason = f"{type(err).__name__}: {err}"
         # Clean up on a fresh connection pool: a crash may have left the old one wedged.
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(admin.aclose(), _REDIS_S)
+            async with asyncio.timeout(_REDIS_S):
+                await admin.aclose()
         admin = self._admin = connect(self._admin_url)
         self._rpc = RpcClient(admin, self.keys, "manager")
-        if outcome == "crashed" and final is None:
+        if outcome in ("crashed", "interrupted") and final is None:
             final = await self._last_state()
         await self._shutdown()
         ended = time.time()
         writer.append(EpisodeEnded(outcome=outcome, reason=reason, at=ended))
         summary = self._summary(players, outcome, reason, final, started, ended)
         writer.finish(summary)
-        await admin.aclose()
+        with contextlib.suppress(Exception):
+            async with asyncio.timeout(_REDIS_S):
+                await admin.aclose()
         return summary
 
+    def _turn_deadline(self, config: PlayerConfig | None) -> float:
+        """One turn's deadline: the settings' override, else the model player's own."""
+        if self.settings.turn_timeout_s is not None:
+            return self.settings.turn_timeout_s
+        return config.turn_timeout_s if config is not None else SCRIPTED_TURN_S
+
     async def _guarded(self) -> BombState | None:
-        """Play, racing a watchdog that raises as soon as a service dies."""
-        creds = await create_users(self._admin, self.keys)
+        """Play, racing a watchdog that raises as soon as a service dies, and the interrupt."""
+        async with within(_REDIS_S, "creating the game's users"):
+            creds = await create_users(self._admin, self.keys)
         self._launch({name: c.url(self._admin_url) for name, c in creds.items()})
         play = asyncio.create_task(self._play())
         watch = asyncio.create_task(self._watch())
-        done, _ = await asyncio.wait({play, watch}, return_when=asyncio.FIRST_COMPLETED)
-        for task in (play, watch):
-            if task not in done:
+        stop = asyncio.create_task(self._interrupt.wait())
+        tasks = {play, watch, stop}
+        try:
+            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in tasks:
                 task.cancel()
-        # Bounded: a cancelled call must not be able to hold the episode open.
-        await asyncio.wait({play, watch}, timeout=_GRACE_S)
+            # Bounded: a cancelled call must not be able to hold the episode open. Every task
+            # is awaited here, so no exception is left unretrieved.
+            await asyncio.wait(tasks, timeout=_GRACE_S)
+            for task in tasks:
+                if task.done() and not task.cancelled():
+                    task.exception()  # retrieved (raised below where it matters)
         if play in done:
             return play.result()
-        watch.result()  # raises the watchdog's EpisodeError
-        raise EpisodeError("the watchdog stopped without a reason")
+        if watch in done:
+            watch.result()  # raises the watchdog's EpisodeError
+            raise EpisodeError("the watchdog stopped without a reason")
+        raise _Interrupted
 
     @property
     def _step_seconds(self) -> float:
@@ -276,10 +315,11 @@ class Episode:
                 if failure:
                     raise EpisodeError(failure)
                 try:
-                    async with asyncio.timeout(_REDIS_S):
-                        beat = await read_heartbeat(self._admin, self.keys, handle.name)
-                except TimeoutError:
-                    raise EpisodeError(f"Redis did not answer within {_REDIS_S:g} s") from None
+                    beat = await read_heartbeat(
+                        self._admin, self.keys, handle.name, timeout_s=_REDIS_S
+                    )
+                except DeadlineExceeded:
+                    raise EpisodeError(f"redis: no answer within {_REDIS_S:g} s") from None
                 if beat is not None:
                     self._ready_seen.add(handle.name)
                 elif handle.name in self._ready_seen:
@@ -308,10 +348,12 @@ class Episode:
             *(h.finish(s.stop_timeout_s) for h in self._handles), return_exceptions=True
         )
         with contextlib.suppress(Exception):
-            await delete_users(self._admin, self.keys)
-            keys = [k async for k in self._admin.scan_iter(match=f"{self.keys.prefix}*", count=500)]
-            if keys:
-                await self._admin.delete(*keys)
+            async with within(_REDIS_S, "deleting the game's users and keys"):
+                await delete_users(self._admin, self.keys)
+                match = f"{self.keys.prefix}*"
+                keys = [k async for k in self._admin.scan_iter(match=match, count=500)]
+                if keys:
+                    await self._admin.delete(*keys)
 
     async def _call_quietly(
         self, server: Service, method: str, params: BaseModel, result_type: type[BaseModel]
@@ -328,7 +370,7 @@ class Episode:
             return await self._rpc.call(
                 "game", game_api.STATE, game_api.Empty(), BombState, timeout_s=2
             )
-        except GptntError:
+        except (GptntError, *REDIS_DOWN):  # the state is a nicety; the summary is not
             return None
 
     # ------------------------------------------------------------------ play
@@ -378,10 +420,17 @@ class Episode:
     async def _turn(self, role: Role) -> player_api.TurnReply:
         n = self._turns[role]
         t0 = time.monotonic()
-        reply = await self._rpc.call(
-            role, player_api.TURN, player_api.TurnRequest(turn=n), player_api.TurnReply,
-            timeout_s=self.settings.turn_timeout_s,
-        )  # fmt: skip
+        deadline = self._deadlines.get(role, SCRIPTED_TURN_S)
+        try:
+            reply = await self._rpc.call(
+                role, player_api.TURN, player_api.TurnRequest(turn=n), player_api.TurnReply,
+                timeout_s=deadline,
+            )  # fmt: skip
+        except DeadlineExceeded:
+            raise EpisodeError(
+                f"{role} turn {n} overran its {deadline:g} s deadline (turn_timeout_s of the "
+                "player config)"
+            ) from None
         self.turn_wall_s[role].append(time.monotonic() - t0)
         self._turns[role] = n + 1
         if reply.event.action.kind == "send_message":
@@ -399,6 +448,9 @@ class Episode:
         self._writer.append(reply.event)
         if self._on_turn is not None:
             self._on_turn(self.spec, reply.event)
+        down = self._providers.see(role, reply.event.failed_call)
+        if down is not None:  # the provider, not the model, is failing: no result to count
+            raise EpisodeError(down)
         return reply
 
     async def _play_sync(self) -> None:
@@ -433,7 +485,8 @@ class Episode:
             while not game_over.is_set():
                 await self._turn(role)
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(game_over.wait(), self.settings.idle_sleep_s)
+                    async with asyncio.timeout(self.settings.idle_sleep_s):
+                        await game_over.wait()
 
         async def over() -> None:
             limit = self.mission.config.time_limit / self.mission.config.time_scale + 60
@@ -486,6 +539,10 @@ class Episode:
         )  # fmt: skip
 
 
+class _Interrupted(Exception):
+    """The run was interrupted (the episode's ``Interrupt`` was set)."""
+
+
 async def play_episode(
     spec: EpisodeSpec,
     settings: EpisodeSettings,
@@ -494,15 +551,24 @@ async def play_episode(
     run_dir: Path,
     on_turn: OnTurn | None = None,
     park_after: int | None = None,
+    interrupt: Interrupt | None = None,
 ) -> Summary:
-    """Run one episode and add it to the run's ledger; a crash on the ``park_after``-th attempt
-    parks the episode (no more retries)."""
-    episode = Episode(spec, settings, admin_url=admin_url, run_dir=run_dir, on_turn=on_turn)
+    """Run one episode and add it to the run's ledger; the ``park_after``-th crash of an
+    episode parks it (no more retries). Interrupted attempts do not count as crashes."""
+    episode = Episode(
+        spec, settings, admin_url=admin_url, run_dir=run_dir, on_turn=on_turn, interrupt=interrupt
+    )
     summary = await episode.run()
+    ledger = Ledger(run_dir)
     status: Status = "finished"
-    if summary.outcome == "crashed":
-        status = "parked" if park_after is not None and spec.attempt >= park_after else "crashed"
-    Ledger(run_dir).append(
+    if summary.outcome == "interrupted":
+        status = "interrupted"
+    elif summary.outcome == "crashed":
+        crashes = 1 + sum(
+            e.status in ("crashed", "parked") for e in ledger.entries() if e.episode_key == spec.key
+        )
+        status = "parked" if park_after is not None and crashes >= park_after else "crashed"
+    ledger.append(
         LedgerEntry(
             episode_key=spec.key, attempt=spec.attempt, status=status, outcome=summary.outcome,
             reason=summary.reason, episode_dir=str(episode.dir.relative_to(run_dir)),

@@ -12,6 +12,7 @@ import contextlib
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Literal, Protocol
@@ -63,16 +64,21 @@ class ProcessHandle:
     async def finish(self, timeout_s: float) -> None:
         if self.proc.poll() is not None:
             return
-        try:
-            await asyncio.wait_for(asyncio.to_thread(self.proc.wait), timeout_s)
+        if await self._exited_within(timeout_s):
             return
-        except TimeoutError:
-            self.proc.terminate()
-        try:
-            await asyncio.wait_for(asyncio.to_thread(self.proc.wait), 5)
-        except TimeoutError:
+        self.proc.terminate()
+        if not await self._exited_within(5):
             self.proc.kill()
             await asyncio.to_thread(self.proc.wait)
+
+    async def _exited_within(self, seconds: float) -> bool:
+        """Poll (no thread left blocked in ``wait``) until the process exits or time is up."""
+        deadline = time.monotonic() + seconds
+        while self.proc.poll() is None:
+            if time.monotonic() > deadline:
+                return False
+            await asyncio.sleep(0.02)
+        return True
 
 
 class TaskHandle:

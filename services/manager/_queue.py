@@ -22,6 +22,7 @@ import redis.asyncio as aioredis
 from pydantic import BaseModel
 
 from gptnt.records import Ledger, Summary
+from services.bus import within
 from services.manager._episode import OnTurn, play_episode
 from services.manager.api import EpisodeSettings, EpisodeSpec
 
@@ -44,15 +45,21 @@ class Job(BaseModel):
     retries: int = 2  # crashed attempts re-queued before the episode is parked
 
 
+_CALL_S = 10.0  # wall seconds one queue operation may take
+_BLOCK_MS = 500  # how long a worker's read blocks before it looks at ``stop`` again
+
+
 async def ensure_group(redis: aioredis.Redis) -> None:
     with contextlib.suppress(aioredis.ResponseError):  # BUSYGROUP: it exists
-        await redis.xgroup_create(QUEUE, GROUP, id="0", mkstream=True)
+        async with within(_CALL_S, "creating the episode queue"):
+            await redis.xgroup_create(QUEUE, GROUP, id="0", mkstream=True)
 
 
 async def enqueue(redis: aioredis.Redis, jobs: list[Job]) -> None:
     await ensure_group(redis)
-    for job in jobs:
-        await redis.xadd(QUEUE, {"job": job.model_dump_json()})
+    async with within(_CALL_S + len(jobs) / 100, "queueing episodes"):
+        for job in jobs:
+            await redis.xadd(QUEUE, {"job": job.model_dump_json()})
 
 
 async def work(
@@ -70,7 +77,8 @@ async def work(
     consumer = name or f"{socket.gethostname()}-{os.getpid()}-{id(asyncio.current_task())}"
     await ensure_group(redis)
     while stop is None or not stop.is_set():
-        got = await redis.xreadgroup(GROUP, consumer, {QUEUE: ">"}, count=1, block=500)
+        async with within(_CALL_S, "taking an episode from the queue"):
+            got = await redis.xreadgroup(GROUP, consumer, {QUEUE: ">"}, count=1, block=_BLOCK_MS)
         if not got:
             continue
         for _stream, entries in got:
@@ -79,8 +87,9 @@ async def work(
                 if on_start:
                     on_start(consumer, job)
                 summary = await _play(redis, admin_url, out, job, on_turn)
-                await redis.xack(QUEUE, GROUP, entry_id)
-                await redis.xdel(QUEUE, entry_id)
+                async with within(_CALL_S, "acknowledging an episode"):
+                    await redis.xack(QUEUE, GROUP, entry_id)
+                    await redis.xdel(QUEUE, entry_id)
                 if on_end:
                     on_end(consumer, job, summary)
 
@@ -100,5 +109,6 @@ async def _play(
             update={"spec": job.spec.model_copy(update={"attempt": job.spec.attempt + 1})}
         )
         await enqueue(redis, [retry])
-    await redis.xadd(results_key(job.run), {"entry": entry.model_dump_json()})
+    async with within(_CALL_S, "reporting an episode's result"):
+        await redis.xadd(results_key(job.run), {"entry": entry.model_dump_json()})
     return summary

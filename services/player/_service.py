@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import base64
 import io
+import os
+import re
 import time
 from pathlib import Path
 
@@ -27,12 +29,13 @@ from gptnt.players.actions import (
     SendMessage,
     to_game_action,
 )
+from gptnt.players.backends import CallRecord
 from gptnt.players.feedback import Issue
 from gptnt.players.policy import Observation, Policy, TurnInput
 from gptnt.players.seats import SeatChoice, build_policy
 from gptnt.protocol import Mode
 from gptnt.protocol._actions import GameAction
-from gptnt.records import RecordedAction, ShownImage, Tokens, TurnEvent, store_png
+from gptnt.records import FailedCall, RecordedAction, ShownImage, Tokens, TurnEvent, store_png
 from gptnt.vision import build_marks
 from services.bus import GameKeys, HeartbeatSender, Inbox, Role, RpcClient, RpcServer
 from services.game import api as game_api
@@ -40,6 +43,22 @@ from services.player import api
 
 PARTNER: dict[Role, Role] = {"defuser": "expert", "expert": "defuser"}
 GAME_CALL_S = 10.0  # wall-clock deadline of one call to the game service
+
+
+# Anything shaped like a credential in a provider's message: "sk-…", "Bearer …", "key=…".
+_SECRETS = re.compile(r"(sk-[A-Za-z0-9*_\-]{4,}|Bearer\s+\S+|(?<=key=)[^&\s\"']+)")
+
+
+def failed_call(call: CallRecord | None, policy: Policy) -> FailedCall | None:
+    """The record of a model call the provider failed, never holding the key."""
+    if call is None or call.failure != "provider_error":
+        return None
+    error = call.error or "no message"
+    config = getattr(policy, "config", None)
+    key = os.environ.get(config.api_key_env, "") if config and config.api_key_env else ""
+    if len(key) >= 4:
+        error = error.replace(key, "[key]")
+    return FailedCall(status=call.status, error=_SECRETS.sub("[key]", error)[:300])
 
 
 def make_policy(choice: SeatChoice, *, mode: Mode, seed: int, step_seconds: float = 3.0) -> Policy:
@@ -150,6 +169,7 @@ class PlayerService:
             raw_output=decision.text, action=recorded, result=result, warnings=warnings, errors=errors, frames=frames,
             mask=mask, focused=focused, shown=shown, tokens=tokens, cost_usd=cost,
             latency_s=latency,
+            failed_call=failed_call(decision.call, self._policy),
         )  # fmt: skip
         return api.TurnReply(event=event, png_bytes=png_bytes, status=status)
 

@@ -195,3 +195,29 @@ async def test_game_user_cannot_read_player_inboxes(admin, keys, redis_admin_url
                 await game.lrange(keys.inbox(role), 0, -1)
     finally:
         await game.aclose()
+
+
+async def test_a_deadline_around_bus_calls_is_never_lost(admin, keys) -> None:
+    """Hundreds of deadlines of 0–300 µs around real bus calls: each one cuts its wait (with
+    redis-py's default socket timeout, ``asyncio.wait_for`` under each send lost most of them),
+    and the client stays usable afterwards."""
+    from services.bus import within
+
+    cut = 0
+    for i in range(300):
+        try:
+            async with within(i % 30 * 1e-5, "probe"):
+                await admin.rpush(keys.inbox("expert"), "x")
+                await admin.blpop([keys.inbox("defuser")], timeout=0.5)
+        except DeadlineExceeded:
+            cut += 1
+    assert cut == 300
+    assert await admin.ping()
+
+
+async def test_a_call_nobody_answers_ends_at_its_own_deadline(admin, keys) -> None:
+    """The reply wait blocks on Redis without a timeout of its own: the caller's deadline
+    ends it, with a message naming the call (long waits: ``tests/integration/test_slow_turns``)."""
+    client = RpcClient(admin, keys, "manager")
+    with pytest.raises(DeadlineExceeded, match=r"game.echo: no reply within 1\.5 s"):
+        await client.call("game", "echo", Echo(text="nobody serves"), Echo, timeout_s=1.5)

@@ -1,0 +1,45 @@
+"""The one deadline of a wait on the bus, and what a lost Redis looks like to the caller.
+
+Connections are made with no socket timeout (``connect``): redis-py's default of 5 s cut every
+call longer than that — a model turn waited on over RPC takes 1–60 s — and ran each send
+through ``asyncio.wait_for``, which on Python 3.11 can swallow a cancellation arriving just
+after a write. Instead the caller bounds each wait with ``within(seconds, what)``: its own
+deadline, and the only one. Past it the caller gets ``DeadlineExceeded``; a Redis that went
+away (connection refused or reset) surfaces as ``BusError`` whose message starts with
+``redis``, so an episode ends as ``crashed: redis …`` rather than with a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+
+import redis.exceptions
+
+from gptnt.errors import BusError, DeadlineExceeded
+
+REDIS_DOWN = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError)
+"""What a Redis that died, or a connection to it that broke, raises."""
+
+
+def redis_lost(what: str, err: BaseException) -> BusError:
+    """The ``BusError`` for a broken connection while doing ``what``."""
+    detail = str(err).strip() or type(err).__name__
+    return BusError(f"redis: {what}: {detail}")
+
+
+@contextlib.asynccontextmanager
+async def within(seconds: float, what: str) -> AsyncIterator[None]:
+    """Bound the bus calls in the block by ``seconds`` (wall clock).
+
+    Raises ``DeadlineExceeded`` when the deadline passes and ``BusError`` (``redis: …``) when
+    the connection to Redis is lost; a command Redis refuses (e.g. ``NOPERM``) passes through.
+    """
+    try:
+        async with asyncio.timeout(seconds):
+            yield
+    except TimeoutError:
+        raise DeadlineExceeded(f"{what}: no answer within {seconds:g} s") from None
+    except REDIS_DOWN as err:
+        raise redis_lost(what, err) from None
