@@ -2,15 +2,37 @@
 
 Each file in this package registers its commands on ``app`` through ``register(app)``; heavy
 imports happen inside the commands so that ``gptnt --help`` stays instant. Every ``GptntError``
-becomes one line on stderr and exit code 1.
+becomes one line on stderr. Exit codes (``ExitCode``, also in the README):
+
+====  =====================================================================================
+0     success: every episode asked for ended with an outcome of the game
+1     gptnt or its infrastructure failed (game, Redis, model provider unreachable)
+2     bad input: a flag, file or config; the line names the field and the fix
+3     an episode crashed (``gptnt run``), or a suite ended with crashed or parked episodes
+4     ``gptnt sim selfcheck`` found misses
+130   interrupted (SIGINT or SIGTERM): episodes in flight are recorded as ``interrupted``
+====  =====================================================================================
 """
 
 from __future__ import annotations
 
 import importlib
 import sys
+from enum import IntEnum
 
 import typer
+
+
+class ExitCode(IntEnum):
+    """The documented exit codes of every ``gptnt`` command."""
+
+    OK = 0
+    FAILED = 1
+    BAD_INPUT = 2
+    CRASHED = 3
+    MISSES = 4
+    INTERRUPTED = 130
+
 
 app = typer.Typer(
     name="gptnt",
@@ -41,22 +63,28 @@ for _name in _COMMAND_MODULES:
 
 
 def main() -> None:
-    """Console-script entry point: run the app, turn our errors into one line and exit 1."""
-    from gptnt.errors import GptntError
+    """Console-script entry point: run the app and exit with its ``ExitCode``; our errors are
+    one line on stderr."""
+    from gptnt.errors import ConfigError, GptntError
 
     try:
-        app(standalone_mode=False)
+        code = app(standalone_mode=False)
+    except ConfigError as err:
+        typer.echo(f"error: {err}", err=True)
+        sys.exit(ExitCode.BAD_INPUT)
     except GptntError as err:
         typer.echo(f"error: {err}", err=True)
-        sys.exit(1)
-    except typer.Abort:
-        typer.echo("aborted", err=True)
-        sys.exit(130)
+        sys.exit(ExitCode.FAILED)
+    except (typer.Abort, KeyboardInterrupt):
+        typer.echo("interrupted", err=True)
+        sys.exit(ExitCode.INTERRUPTED)
     except SystemExit:
         raise
     except Exception as err:
         # Usage errors from (typer's vendored) click: print its one-line usage error.
         if hasattr(err, "show") and hasattr(err, "exit_code"):
             err.show()
-            sys.exit(err.exit_code)
+            sys.exit(ExitCode.BAD_INPUT)
         raise
+    # Without standalone mode click returns a command's ``typer.Exit`` code instead of exiting.
+    sys.exit(code if isinstance(code, int) else ExitCode.OK)

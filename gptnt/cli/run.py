@@ -259,7 +259,7 @@ def run(
     from rich.console import Console
 
     from services.bus import redis_url as resolve_redis
-    from services.manager import EpisodeSettings, EpisodeSpec, play_episode
+    from services.manager import EpisodeSettings, EpisodeSpec, Interrupt, play_episode
 
     spec = EpisodeSpec.make(
         mission_obj.id, mode, solo or defuser or "oracle", expert or "oracle",  # type: ignore[arg-type]
@@ -278,13 +278,30 @@ def run(
                 turn_line(spec, event), highlight=False, no_wrap=True, overflow="ellipsis"
             )
 
-    with resolve_redis(redis_url) as url:
-        summary = asyncio.run(
-            play_episode(spec, settings, admin_url=url, run_dir=run_dir, on_turn=on_turn)
+    async def play() -> Summary:
+        interrupt = Interrupt()
+        interrupt.install()
+        return await play_episode(
+            spec, settings, admin_url=url, run_dir=run_dir, on_turn=on_turn, interrupt=interrupt
         )
+
+    with resolve_redis(redis_url) as url:
+        summary = asyncio.run(play())
     console.print(result_table([summary]))
-    if summary.outcome == "crashed":
-        raise typer.Exit(2)
+    exit_on(summary.outcome, summary.reason)
+
+
+def exit_on(outcome: str, reason: str) -> None:
+    """End the command with the ``ExitCode`` of an episode's (or a suite's) ending: one line on
+    stderr when it is not a result of the game."""
+    from gptnt.cli import ExitCode
+
+    if outcome == "interrupted":
+        typer.echo(f"interrupted: {reason}; the rerun plays it again", err=True)
+        raise typer.Exit(ExitCode.INTERRUPTED)
+    if outcome == "crashed":
+        typer.echo(f"crashed: {reason}", err=True)
+        raise typer.Exit(ExitCode.CRASHED)
 
 
 def register(app: typer.Typer) -> None:

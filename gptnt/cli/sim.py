@@ -31,7 +31,7 @@ def selfcheck(
 ) -> None:
     """Play one-module bombs with the oracle: no strike when following it, one per mistake.
 
-    Exits with code 1 when any bomb or mistake disagrees (a *miss*); the first misses are shown
+    Exits with code 4 when any bomb or mistake disagrees (a *miss*); the first misses are shown
     with their seeds.
     """
     from rich.console import Console
@@ -79,8 +79,10 @@ def selfcheck(
     for line in misses[:20]:
         console.print(line, markup=False, highlight=False)
     if misses:
+        from gptnt.cli import ExitCode
+
         console.print(f"[red]{len(misses)} misses[/red]")
-        raise typer.Exit(1)
+        raise typer.Exit(ExitCode.MISSES)
 
 
 def register(app: typer.Typer) -> None:

@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 import shutil
+import signal
 import time
 import uuid
 from collections.abc import Awaitable, Callable
@@ -129,6 +130,20 @@ class Interrupt:
 
     async def wait(self) -> None:
         await self._event.wait()
+
+    def install(self) -> None:
+        """Set on SIGINT or SIGTERM in the running event loop. The first signal stops the
+        episodes in flight cleanly (bounded); a second one kills the process at once."""
+        loop = asyncio.get_running_loop()
+
+        def handle(sig: signal.Signals) -> None:
+            for each in (signal.SIGINT, signal.SIGTERM):
+                loop.remove_signal_handler(each)
+                signal.signal(each, signal.SIG_DFL)
+            self.set(sig.name)
+
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, handle, sig)
 
 
 class Episode:
@@ -250,12 +265,13 @@ class Episode:
             for task in tasks:
                 if task.done() and not task.cancelled():
                     task.exception()  # retrieved (raised below where it matters)
+        if stop in done:
+            raise _Interrupted
         if play in done:
             return play.result()
         if watch in done:
             watch.result()  # raises the watchdog's EpisodeError
-            raise EpisodeError("the watchdog stopped without a reason")
-        raise _Interrupted
+        raise EpisodeError("the watchdog stopped without a reason")
 
     @property
     def _step_seconds(self) -> float:

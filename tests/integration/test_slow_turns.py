@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import Latency, Standin, player_yaml, start_standin
+from standin_players import Latency, Standin, player_yaml, start_standin
 
 from gptnt.missions import Mission
 from gptnt.protocol import MissionConfig
