@@ -96,6 +96,7 @@ class EmbeddedRedis:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             preexec_fn=die_with_parent,  # noqa: PLW1509 (see die_with_parent)
+            start_new_session=True,  # a Ctrl-C at the terminal reaches the CLI, not the bus
         )
         atexit.register(self.stop)
         self.url = f"redis://:{password}@127.0.0.1:{port}/0"
@@ -112,7 +113,16 @@ class EmbeddedRedis:
                     raise BusError(f"embedded redis-server did not start: {err.strip()}")
                 time.sleep(0.05)
         client.close()
+        # Redis has read its config and, with no persistence, never writes to its directory:
+        # remove both now, so that no admin password stays on disk even after a SIGKILL.
+        self._remove_dir()
         return self.url
+
+    def _remove_dir(self) -> None:
+        if self._dir is not None:
+            with contextlib.suppress(OSError):
+                self._dir.cleanup()
+            self._dir = None
 
     def stop(self) -> None:
         if self._proc is not None and self._proc.poll() is None:
@@ -123,10 +133,7 @@ class EmbeddedRedis:
                 self._proc.kill()
                 self._proc.wait()
         self._proc = None
-        if self._dir is not None:
-            with contextlib.suppress(OSError):
-                self._dir.cleanup()
-            self._dir = None
+        self._remove_dir()
 
     def __enter__(self) -> Self:
         self.start()

@@ -57,7 +57,7 @@ class Backend:
                 sys.executable, "-c", "from gptnt.cli import main; main()", "sim", "serve",
                 "--port", str(port), "--width", str(spec.width), "--height", str(spec.height),
                 "--rule-seed", str(spec.rule_seed), stdout=asyncio.subprocess.DEVNULL,
-                preexec_fn=die_with_parent,
+                preexec_fn=die_with_parent, start_new_session=True,
             )  # fmt: skip
             self.client = GameClient(f"http://127.0.0.1:{port}", deadlines=deadlines(spec))
         else:

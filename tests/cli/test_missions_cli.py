@@ -58,17 +58,17 @@ def test_show_single_json() -> None:
     assert shown["config"]["optWidgets"] == 5 and shown["modules"] == ["Passwords"]
 
 
-def test_bad_id_is_one_line_and_exit_1() -> None:
+def test_bad_id_is_one_line_and_exit_2() -> None:
     result = _run("missions", "show", "Wire-234")
-    assert result.returncode == 1
+    assert result.returncode == 2  # ExitCode.BAD_INPUT
     assert result.stdout == ""
     assert result.stderr.strip().count("\n") == 0
     assert "unknown mission 'Wire-234'; did you mean Wires-234" in result.stderr
 
 
-def test_bad_kind_is_one_line_and_exit_1() -> None:
+def test_bad_kind_is_one_line_and_exit_2() -> None:
     result = _run("missions", "list", "--kind", "triple")
-    assert result.returncode == 1
+    assert result.returncode == 2  # ExitCode.BAD_INPUT
     assert result.stderr.strip() == "error: --kind 'triple': use multi or single"
 
 

@@ -41,7 +41,7 @@ def test_gptnt_run_defuses_with_processes_and_embedded_redis(tmp_path: Path) -> 
 
 def test_gptnt_run_names_a_bad_policy_in_one_line(tmp_path: Path) -> None:
     done = _gptnt("run", "--mission", "3", "--defuser", "gpt-9", "--out", str(tmp_path))
-    assert done.returncode == 1
+    assert done.returncode == 2  # ExitCode.BAD_INPUT
     assert done.stderr.strip().count("\n") == 0 and "--defuser" in done.stderr
 
 
@@ -105,7 +105,7 @@ def test_suite_killed_and_rerun_skips_finished_and_duplicates_nothing(tmp_path: 
 
 def test_report_refuses_a_directory_without_ledger(tmp_path: Path) -> None:
     done = _gptnt("report", str(tmp_path))
-    assert done.returncode == 1 and "ledger.jsonl" in done.stderr
+    assert done.returncode == 2 and "ledger.jsonl" in done.stderr
 
 
 def test_wilson_interval() -> None:
