@@ -110,10 +110,16 @@ class ShownImage(_Record):
     image: str  # content hash of the PNG
 
 
+ProviderFault = Literal["auth", "rate_limited", "server", "unreachable", "refused", "malformed"]
+"""How a provider failed a call: refused the key (401/403), 429, 5xx, no answer at all, another
+4xx, or an answer that is not a completion (the turn is lost; the provider is not down)."""
+
+
 class FailedCall(_Record):
     """A model call of the turn that the provider failed (after its transport retries)."""
 
-    status: int | None = None  # the provider's HTTP status; None: no answer (unreachable)
+    fault: ProviderFault
+    status: int | None = None  # the provider's HTTP status; None: no HTTP error status
     error: str  # the provider's message, with any credential removed
 
 

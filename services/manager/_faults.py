@@ -13,28 +13,26 @@ from dataclasses import dataclass, field
 
 from gptnt.records import FailedCall
 
-AUTH_STATUSES = frozenset({401, 403})
-"""Refused credentials: no retry or later call can succeed, so the first one ends the episode."""
-
 CONSECUTIVE_FAILURES = 3
 """Failed calls in a row (each after its transport retries) that end the episode."""
 
 
 @dataclass
 class ProviderWatch:
-    """Counts each role's consecutive failed model calls."""
+    """Counts each role's consecutive failed model calls. Refused credentials end the episode
+    at once (no retry can succeed); a malformed answer loses its turn but does not count."""
 
     limit: int = CONSECUTIVE_FAILURES
     _runs: dict[str, int] = field(default_factory=dict)
 
     def see(self, role: str, failed: FailedCall | None) -> str | None:
         """Note one turn's call; the episode's crash reason once the provider counts as down."""
-        if failed is None:
+        if failed is None or failed.fault == "malformed":
             self._runs[role] = 0
             return None
         run = self._runs[role] = self._runs.get(role, 0) + 1
         status = "no answer" if failed.status is None else f"HTTP {failed.status}"
-        if failed.status in AUTH_STATUSES:
+        if failed.fault == "auth":
             return f"provider refused the {role}'s credentials ({status}): {failed.error}"
         if run >= self.limit:
             return f"provider failed {run} calls of the {role} in a row ({status}): {failed.error}"

@@ -29,13 +29,21 @@ from gptnt.players.actions import (
     SendMessage,
     to_game_action,
 )
-from gptnt.players.backends import CallRecord
+from gptnt.players.backends import MALFORMED, CallRecord
 from gptnt.players.feedback import Issue
 from gptnt.players.policy import Observation, Policy, TurnInput
 from gptnt.players.seats import SeatChoice, build_policy
 from gptnt.protocol import Mode
 from gptnt.protocol._actions import GameAction
-from gptnt.records import FailedCall, RecordedAction, ShownImage, Tokens, TurnEvent, store_png
+from gptnt.records import (
+    FailedCall,
+    ProviderFault,
+    RecordedAction,
+    ShownImage,
+    Tokens,
+    TurnEvent,
+    store_png,
+)
 from gptnt.vision import build_marks
 from services.bus import GameKeys, HeartbeatSender, Inbox, Role, RpcClient, RpcServer
 from services.game import api as game_api
@@ -58,7 +66,22 @@ def failed_call(call: CallRecord | None, policy: Policy) -> FailedCall | None:
     key = os.environ.get(config.api_key_env, "") if config and config.api_key_env else ""
     if len(key) >= 4:
         error = error.replace(key, "[key]")
-    return FailedCall(status=call.status, error=_SECRETS.sub("[key]", error)[:300])
+    return FailedCall(
+        fault=_fault(call), status=call.status, error=_SECRETS.sub("[key]", error)[:300]
+    )
+
+
+def _fault(call: CallRecord) -> ProviderFault:
+    status = call.status
+    if (call.error or "").startswith(MALFORMED):
+        return "malformed"
+    if status is None:
+        return "unreachable"
+    if status in (401, 403):
+        return "auth"
+    if status == 429:
+        return "rate_limited"
+    return "server" if status >= 500 else "refused"
 
 
 def make_policy(choice: SeatChoice, *, mode: Mode, seed: int, step_seconds: float = 3.0) -> Policy:
