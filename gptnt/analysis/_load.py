@@ -140,7 +140,10 @@ def load_run(run_dir: Path) -> Run:
     entries = list(ledger.entries())
     latest = ledger.latest()
     counted: dict[str, tuple[Path, int, Status]] = {
-        key: (run_dir / e.episode_dir, e.attempt, e.status) for key, e in latest.items()
+        # An interrupted attempt ended before its outcome, as a killed run's would: incomplete.
+        key: (run_dir / e.episode_dir, e.attempt,
+              "incomplete" if e.status == "interrupted" else e.status)
+        for key, e in latest.items()
     }
     # A directory whose key the ledger never saw: a run killed mid-episode.
     for folder in sorted((run_dir / EPISODES).glob("*-a*")):

@@ -20,7 +20,7 @@ from gptnt.analysis._stats import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, Mean, Rat
 from gptnt.analysis._table import Table
 from gptnt.records import TurnEvent
 
-ICONS = {"solved": "✅", "timeout": "⏰", "strikeout": "💥", "crashed": "⚠️"}
+ICONS = {"solved": "✅", "timeout": "⏰", "strikeout": "💥", "crashed": "⚠️", "interrupted": "⏸️"}
 LOCALISATION_CODES = ("unknown_label", "off_screen")
 """Issue codes of an interaction that named a location not on the screen."""
 

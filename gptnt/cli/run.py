@@ -57,7 +57,8 @@ def turn_line(spec: EpisodeSpec, event: TurnEvent) -> str:
 
 def _cells(s: Summary) -> dict[str, str]:
     icon = {"solved": "[green]solved[/green]", "timeout": "[yellow]timeout[/yellow]",
-            "strikeout": "[red]strikeout[/red]", "crashed": "[bold red]crashed[/bold red]"}  # fmt: skip
+            "strikeout": "[red]strikeout[/red]", "crashed": "[bold red]crashed[/bold red]",
+            "interrupted": "[magenta]interrupted[/magenta]"}  # fmt: skip
     players = {p.role: p.label for p in s.players}
     return {
         "mission": s.mission_id,
