@@ -32,7 +32,7 @@ def gptnt(tmp_path: Path):
 
 
 def _one_line_error(result: subprocess.CompletedProcess[str]) -> str:
-    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.returncode == 2, result.stdout + result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
     return lines[0]

@@ -1,0 +1,57 @@
+"""Records from every host reach the run: a ``gptnt worker`` in another process, in another
+working directory (its own disk, as on another host), plays episodes of a suite; their events,
+frames and summaries arrive in the suite's run directory, and a rerun replays none of them."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from gptnt.records import Ledger, read_events, read_summary
+from services.bus import EmbeddedRedis
+
+GPTNT = [sys.executable, "-c", "from gptnt.cli import main; main()"]
+MISSIONS = "Wires-234,Keypad-286,Wires-337"
+
+
+@pytest.mark.slow
+def test_a_remote_workers_records_reach_the_run_and_are_not_replayed(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "other-host"
+    elsewhere.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "GPTNT_REDIS_URL"}
+    with EmbeddedRedis() as redis:
+        worker = subprocess.Popen(
+            [*GPTNT, "worker", "--redis-url", redis.url, "--out", "staging"], cwd=elsewhere,
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        try:
+            time.sleep(3)  # the worker is waiting on the queue before the suite fills it
+            suite = [*GPTNT, "suite", "run", "single", "--only", MISSIONS, "--modes", "sync",
+                     "--games", "1", "--launch", "task", "--run", "multi",
+                     "--out", str(tmp_path / "runs"), "--redis-url", redis.url]  # fmt: skip
+            done = subprocess.run(suite, env=env, capture_output=True, text=True, timeout=300)
+            assert done.returncode == 0, done.stderr + done.stdout
+            again = subprocess.run(suite, env=env, capture_output=True, text=True, timeout=300)
+            assert again.returncode == 0, again.stderr
+        finally:
+            worker.terminate()
+            worker.communicate(timeout=60)
+    assert worker.returncode == 130  # SIGTERM: interrupted, as documented
+    played_elsewhere = list((elsewhere / "staging" / "multi" / "episodes").glob("*"))
+    assert played_elsewhere, "the remote worker played nothing"
+    run_dir = tmp_path / "runs" / "multi"
+    ledger = Ledger(run_dir)
+    assert {e.status for e in ledger.latest().values()} == {"finished"}
+    assert len(ledger.latest()) == 3 and not ledger.missing()
+    for folder in played_elsewhere:
+        here = run_dir / "episodes" / folder.name
+        assert read_summary(here) == read_summary(folder)
+        turns = [e for e in read_events(here) if e.kind == "turn" and e.frames]
+        assert turns and all((here / "frames" / f"{h}.png").is_file() for h in turns[0].frames)
+    assert "0 to play" in again.stdout
+    assert len(list(ledger.entries())) == 3  # the rerun added nothing
