@@ -5,7 +5,9 @@ Without ``--out`` the report prints the outcome and success-rate tables on the t
 plots, and a viewer page per episode). ``export`` writes the tidy ``episodes`` and ``turns``
 tables as Parquet or CSV. Both read only the run directories' records (``gptnt.analysis``).
 
-Exit codes: 0 written; 1 a bad argument (one line naming it and the fix); 2 usage error.
+Exit codes (``gptnt.cli.ExitCode``): 0 written; 2 a bad argument or usage (one line naming
+it and the fix). An episode the ledger names without its records (a worker on another host
+whose records never arrived) is warned of, one line each.
 """
 
 from __future__ import annotations
@@ -18,11 +20,12 @@ import typer
 from gptnt.analysis._stats import wilson
 
 if TYPE_CHECKING:
+    from rich.console import Console
     from rich.table import Table as RichTable
 
     from gptnt.analysis import Table
 
-__all__ = ["outcome_table", "rate_table", "register", "wilson"]
+__all__ = ["outcome_table", "rate_table", "register", "warn_missing", "wilson"]
 
 RunDirs = Annotated[
     list[Path], typer.Argument(help="Run directories (each has ledger.jsonl and episodes/).")
@@ -57,6 +60,17 @@ def outcome_table(run_dir: Path) -> RichTable:
     return _rich(_tables([run_dir], ("outcomes",))[0])
 
 
+def warn_missing(run_dir: Path, console: Console) -> None:
+    """One warning line per episode the ledger names but whose records are not in the run
+    (e.g. played by a worker on another host whose records never arrived)."""
+    from gptnt.records import Ledger
+
+    for entry in Ledger(run_dir).missing():
+        console.print(f"[yellow]warning:[/yellow] {entry.episode_key} attempt {entry.attempt} "
+                      f"({entry.status}) has no records in {run_dir / entry.episode_dir}",
+                      highlight=False)  # fmt: skip
+
+
 def rate_table(run_dir: Path) -> RichTable:
     """Solved / timeout / strikeout rates of one run (Appendix M), for the terminal."""
     return _rich(_tables([run_dir], ("failure_split",))[0])
@@ -79,6 +93,8 @@ def report(
     from gptnt.analysis import REPORT_HTML, load_runs, write_report
 
     console = Console()
+    for run_dir in run_dirs:
+        warn_missing(run_dir, console)
     if out is None:
         for table in _tables(run_dirs, ("episode_status", "outcomes", "failure_split")):
             console.print(_rich(table))

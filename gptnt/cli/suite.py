@@ -176,10 +176,9 @@ async def _drive(
     from rich.live import Live
     from rich.table import Table
 
-    from gptnt.records import LedgerEntry
     from services.bus import connect, within
     from services.manager import Interrupt
-    from services.manager._queue import enqueue, purge, results_key, work
+    from services.manager._queue import enqueue, purge, receive, results_key, work
 
     redis = connect(url)
     keys = {job.spec.key for job in todo}
@@ -202,7 +201,10 @@ async def _drive(
     interrupt.install()
     workers: list[asyncio.Task[None]] = []
     try:
-        async with within(10, "starting the suite"):
+        async with within(60, "starting the suite"):
+            # Records a remote worker shipped while no suite was reading are kept first.
+            for _entry_id, fields in await redis.xrange(results_key(run)):
+                receive(out / run, fields)
             await redis.delete(results_key(run))
         await enqueue(redis, todo)
         workers = [
@@ -220,7 +222,7 @@ async def _drive(
                 for _stream, entries in got or []:
                     for entry_id, fields in entries:
                         last_id = entry_id
-                        entry = LedgerEntry.model_validate_json(fields["entry"])
+                        entry = receive(out / run, fields)
                         if entry.status == "crashed":
                             counts["crashed"] += 1
                             continue
@@ -245,8 +247,9 @@ async def _drive(
 
 
 def _print_report(run_dir: Path, console: Console) -> None:
-    from gptnt.cli.report import outcome_table, rate_table
+    from gptnt.cli.report import outcome_table, rate_table, warn_missing
 
+    warn_missing(run_dir, console)
     console.print(outcome_table(run_dir))
     console.print(rate_table(run_dir))
 
@@ -282,8 +285,9 @@ def worker(
         interrupt = Interrupt()
         interrupt.install()
         await asyncio.gather(
-            *(work(connect(redis_url), redis_url, out, interrupt=interrupt) for _ in range(games))
-        )
+            *(work(connect(redis_url), redis_url, out, interrupt=interrupt, ship=True)
+              for _ in range(games))
+        )  # fmt: skip
         return interrupt.reason
 
     typer.echo(f"worker: taking episodes from {redis_url.rsplit('@', 1)[-1]}; Ctrl-C stops")

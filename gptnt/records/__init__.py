@@ -7,6 +7,7 @@ finished episodes. Analysis and the report read only these files.
 
 from __future__ import annotations
 
+from gptnt.records._bundle import pack, unpack
 from gptnt.records._episode import (
     EpisodeWriter,
     frame_path,
@@ -71,8 +72,10 @@ __all__ = [
     "episode_dir",
     "frame_path",
     "harness",
+    "pack",
     "read_events",
     "read_summary",
     "store_png",
+    "unpack",
     "write_atomic",
 ]

@@ -84,6 +84,14 @@ class Ledger:
         """Keys that need no more work: finished or parked."""
         return {k for k, e in self.latest().items() if e.status in ("finished", "parked")}
 
+    def missing(self) -> list[LedgerEntry]:
+        """Latest entries whose episode has no summary in this run directory (records made on
+        another host that never arrived, or were deleted): the report warns of each."""
+        return [
+            e for e in self.latest().values()
+            if e.status != "interrupted" and read_summary(self.run_dir / e.episode_dir) is None
+        ]  # fmt: skip
+
     def attempts(self, episode_key: str) -> int:
         return sum(1 for e in self.entries() if e.episode_key == episode_key)
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import redis.asyncio as aioredis
 from pydantic import BaseModel
 
-from gptnt.records import Ledger, Summary
+from gptnt.records import Ledger, LedgerEntry, Summary, pack, unpack
 from services.bus import within
 from services.manager._episode import Interrupt, OnTurn, play_episode
 from services.manager.api import EpisodeSettings, EpisodeSpec
@@ -73,9 +73,12 @@ async def work(
     on_start: Callable[[str, Job], None] | None = None,
     on_end: Callable[[str, Job, Summary], None] | None = None,
     interrupt: Interrupt | None = None,
+    ship: bool = False,
 ) -> None:
     """Take jobs until ``stop`` is set (forever if ``None``) or ``interrupt`` is; an
-    interrupt also ends the episode in flight (recorded as ``interrupted``)."""
+    interrupt also ends the episode in flight (recorded as ``interrupted``). With ``ship``
+    (a worker on another host) ``out`` is only a staging area: each attempt's records travel
+    with its result to the suite, which writes them into the run directory."""
     consumer = name or f"{socket.gethostname()}-{os.getpid()}-{id(asyncio.current_task())}"
     await ensure_group(redis)
     while (stop is None or not stop.is_set()) and not (interrupt and interrupt.is_set()):
@@ -88,7 +91,7 @@ async def work(
                 job = Job.model_validate_json(fields["job"])
                 if on_start:
                     on_start(consumer, job)
-                summary = await _play(redis, admin_url, out, job, on_turn, interrupt)
+                summary = await _play(redis, admin_url, out, job, on_turn, interrupt, ship)
                 async with within(_CALL_S, "acknowledging an episode"):
                     await redis.xack(QUEUE, GROUP, entry_id)
                     await redis.xdel(QUEUE, entry_id)
@@ -115,6 +118,7 @@ async def _play(
     job: Job,
     on_turn: OnTurn | None,
     interrupt: Interrupt | None,
+    ship: bool,
 ) -> Summary:
     run_dir = out / job.run
     park_after = job.retries + 1
@@ -128,6 +132,25 @@ async def _play(
             update={"spec": job.spec.model_copy(update={"attempt": job.spec.attempt + 1})}
         )
         await enqueue(redis, [retry])
-    async with within(_CALL_S, "reporting an episode's result"):
-        await redis.xadd(results_key(job.run), {"entry": entry.model_dump_json()})
+    fields = {"entry": entry.model_dump_json()}
+    if ship:
+        fields["bundle"] = pack(run_dir / entry.episode_dir)
+    async with within(_CALL_S + len(fields.get("bundle", "")) / 10_000_000, "reporting a result"):
+        await redis.xadd(results_key(job.run), fields)
     return summary
+
+
+def receive(run_dir: Path, fields: dict[str, str]) -> LedgerEntry:
+    """One result from the stream, as the suite takes it: a shipped episode's records are
+    written into ``run_dir`` and its line added to the run's ledger (a local worker wrote both
+    already)."""
+    entry = LedgerEntry.model_validate_json(fields["entry"])
+    bundle = fields.get("bundle")
+    if bundle is not None:
+        ledger = Ledger(run_dir)
+        if (entry.episode_key, entry.attempt) not in {
+            (e.episode_key, e.attempt) for e in ledger.entries()
+        }:
+            unpack(bundle, run_dir / entry.episode_dir)
+            ledger.append(entry)
+    return entry

@@ -34,9 +34,10 @@ def test_a_remote_workers_records_reach_the_run_and_are_not_replayed(tmp_path: P
             suite = [*GPTNT, "suite", "run", "single", "--only", MISSIONS, "--modes", "sync",
                      "--games", "1", "--launch", "task", "--run", "multi",
                      "--out", str(tmp_path / "runs"), "--redis-url", redis.url]  # fmt: skip
-            done = subprocess.run(suite, env=env, capture_output=True, text=True, timeout=300)
+            run = {"env": env, "capture_output": True, "text": True, "timeout": 300}
+            done = subprocess.run(suite, check=False, **run)  # type: ignore[call-overload]
             assert done.returncode == 0, done.stderr + done.stdout
-            again = subprocess.run(suite, env=env, capture_output=True, text=True, timeout=300)
+            again = subprocess.run(suite, check=False, **run)  # type: ignore[call-overload]
             assert again.returncode == 0, again.stderr
         finally:
             worker.terminate()
