@@ -31,6 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from model_standin import Latency, Standin
 
+from gptnt.config import GameConfig
 from gptnt.missions import Mission
 from gptnt.protocol import MissionConfig
 from gptnt.records import Ledger, LedgerEntry, Summary
@@ -79,7 +80,9 @@ def _consistent(s: Summary) -> str | None:
 
 
 async def _slow_turns(args, url: str, run_dir: Path, defuser: str, expert: str) -> list[str]:
-    settings = EpisodeSettings(launch="process", width=320, height=240, idle_sleep_s=0.5)
+    settings = EpisodeSettings(
+        launch="process", game=GameConfig(width=320, height=240), idle_sleep_s=0.5
+    )
     mission = _mission(args.time_limit)
     gate = asyncio.Semaphore(args.games)
     failures: list[str] = []
@@ -105,7 +108,9 @@ async def _slow_turns(args, url: str, run_dir: Path, defuser: str, expert: str) 
 async def _kills(args, redis: EmbeddedRedis, run_dir: Path, defuser: str, expert: str):
     """One episode per victim; the victim is killed after the Defuser's second turn."""
     failures: list[str] = []
-    settings = EpisodeSettings(launch="process", width=320, height=240, stop_timeout_s=3)
+    settings = EpisodeSettings(
+        launch="process", game=GameConfig(width=320, height=240), stop_timeout_s=3
+    )
     for victim in ("game", "defuser", "expert", "redis"):
         spec = EpisodeSpec.make("Wires-234", "async", defuser, expert, repeat=100)
         spec = spec.model_copy(update={"key": f"kill-{victim}"})
@@ -143,7 +148,7 @@ async def _kills(args, redis: EmbeddedRedis, run_dir: Path, defuser: str, expert
 
 async def _resume(args, url: str, run_dir: Path, defuser: str, expert: str) -> list[str]:
     failures: list[str] = []
-    settings = EpisodeSettings(launch="process", width=320, height=240)
+    settings = EpisodeSettings(launch="process", game=GameConfig(width=320, height=240))
     ledger = Ledger(run_dir)
     for key, entry in sorted(ledger.latest().items()):
         if entry.status == "finished":

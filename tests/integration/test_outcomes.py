@@ -8,13 +8,16 @@ from pathlib import Path
 
 import pytest
 
+from gptnt.config import GameConfig
 from gptnt.missions import Mission
 from gptnt.protocol import MissionConfig
 from gptnt.records import Ledger
 from services.manager import EpisodeSettings, EpisodeSpec
 
 SETTINGS = EpisodeSettings(
-    launch="task", idle_sleep_s=0.02, width=320, height=240, startup_timeout_s=30
+    launch="task",
+    idle_sleep_s=0.02,
+    game=GameConfig(game=GameConfig(width=320, height=240), startup_timeout_s=30),
 )
 STRIKES = 5  # the most a mission may allow: room for strikes that speed the clock up
 

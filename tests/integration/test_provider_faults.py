@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 from standin_players import STANDIN_KEY, Latency, Standin, player_yaml, start_standin
 
+from gptnt.config import GameConfig
 from gptnt.records import read_events
 from services.manager import EpisodeSettings, EpisodeSpec, play_episode
 
-SETTINGS = EpisodeSettings(launch="task", width=320, height=240)
+SETTINGS = EpisodeSettings(launch="task", game=GameConfig(width=320, height=240))
 
 
 @pytest.mark.parametrize(
