@@ -106,7 +106,8 @@ async def _slow_turns(args, url: str, run_dir: Path, defuser: str, expert: str) 
 
 
 async def _kills(args, redis: EmbeddedRedis, run_dir: Path, defuser: str, expert: str):
-    """One episode per victim; the victim is killed after the Defuser's second turn."""
+    """One episode per victim; the victim is killed as the Defuser's first turn is recorded
+    (later, a lucky stand-in may already have solved the bomb)."""
     failures: list[str] = []
     settings = EpisodeSettings(
         launch="process", game=GameConfig(width=320, height=240), stop_timeout_s=3
@@ -119,7 +120,7 @@ async def _kills(args, redis: EmbeddedRedis, run_dir: Path, defuser: str, expert
         killed: list[str] = []
 
         def kill(_spec, event, episode=episode, victim=victim, killed=killed) -> None:
-            if killed or event.role != "defuser" or event.turn < 1:
+            if killed or event.role != "defuser":
                 return
             if victim == "redis":
                 assert redis._proc is not None

@@ -17,7 +17,7 @@ from services.manager import EpisodeSettings, EpisodeSpec
 SETTINGS = EpisodeSettings(
     launch="task",
     idle_sleep_s=0.02,
-    game=GameConfig(game=GameConfig(width=320, height=240), startup_timeout_s=30),
+    game=GameConfig(width=320, height=240, startup_timeout_s=30),
 )
 STRIKES = 5  # the most a mission may allow: room for strikes that speed the clock up
 
