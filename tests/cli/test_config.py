@@ -118,7 +118,7 @@ def test_config_show_prints_values_and_sources(run_yaml: Path) -> None:
         [str(GPTNT), "config", "show", "--set", "game.width=tiny"],
         capture_output=True, text=True, env=env, timeout=60, check=False,
     )  # fmt: skip
-    assert bad.returncode == 1 and "flag game.width: game.width" in bad.stderr
+    assert bad.returncode == 2 and "flag game.width: game.width" in bad.stderr
 
 
 def test_gptnt_run_takes_its_settings_from_the_layers(tmp_path: Path) -> None:
@@ -135,7 +135,7 @@ def test_gptnt_run_takes_its_settings_from_the_layers(tmp_path: Path) -> None:
         timeout=60,
         check=False,
     )
-    assert from_file.returncode == 1 and f"file {bad}: game.backend" in from_file.stderr
+    assert from_file.returncode == 2 and f"file {bad}: game.backend" in from_file.stderr
     from_env = subprocess.run(
         argv,
         capture_output=True,
@@ -144,5 +144,5 @@ def test_gptnt_run_takes_its_settings_from_the_layers(tmp_path: Path) -> None:
         timeout=60,
         check=False,
     )
-    assert from_env.returncode == 1 and "env GPTNT_BUS_LAUNCH: bus.launch" in from_env.stderr
+    assert from_env.returncode == 2 and "env GPTNT_BUS_LAUNCH: bus.launch" in from_env.stderr
     assert not any(tmp_path.glob("*-1-sync"))  # nothing half-written

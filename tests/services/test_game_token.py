@@ -1,0 +1,33 @@
+"""The simulator's optional per-run token: without the ``X-Gptnt-Token`` extension header a
+request is refused, so only the game service the run handed the token can drive the game."""
+
+from __future__ import annotations
+
+import httpx
+
+from gptnt.config import GameConfig
+from gptnt.protocol.client import TOKEN_HEADER, GameClient
+from gptnt.sim.game import Game
+from gptnt.sim.server import create_app
+from services.game._backend import Backend
+
+
+async def test_a_simulator_with_a_token_refuses_requests_without_it() -> None:
+    transport = httpx.ASGITransport(app=create_app(Game(width=160, height=120), token="s3cret"))
+    async with httpx.AsyncClient(transport=transport, base_url="http://sim.invalid") as http:
+        assert (await http.get("/health")).status_code == 403
+        wrong = await http.get("/health", headers={TOKEN_HEADER: "guess"})
+        assert wrong.status_code == 403 and TOKEN_HEADER in wrong.text
+    async with GameClient("http://sim.invalid", transport=transport, token="s3cret") as client:
+        assert (await client.health()).value == "Setup"
+
+
+async def test_the_sim_process_backend_draws_its_own_token() -> None:
+    backend = Backend(GameConfig(backend="sim-process", width=160, height=120))
+    client = await backend.open(timeout_s=60)
+    try:
+        assert (await client.health()).value == "Setup"  # the game service has the token
+        async with httpx.AsyncClient(base_url=client.base_url) as stranger:
+            assert (await stranger.get("/health")).status_code == 403
+    finally:
+        await backend.close()
