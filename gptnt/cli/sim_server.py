@@ -64,6 +64,14 @@ def serve(
             "with touching neighbours, patches one level off, as the real game's masks can be."
         ),
     ] = "flat",
+    token: Annotated[
+        str | None,
+        typer.Option(
+            envvar="GPTNT_GAME_TOKEN",
+            help="Require this token in the X-Gptnt-Token header of every request (refused "
+            "with 403 otherwise); the game service sends $GPTNT_GAME_TOKEN.",
+        ),
+    ] = None,
 ) -> None:
     """Serve the embedded simulator over the game's HTTP protocol.
 
@@ -86,7 +94,7 @@ def serve(
         ruleset=ruleset(rule_seed, pools=pools),
         mask_style=mask_style,  # type: ignore[arg-type]
     )
-    app = create_app(game, status_codes=status_codes)  # type: ignore[arg-type]
+    app = create_app(game, status_codes=status_codes, token=token)  # type: ignore[arg-type]
     _serve(app, host, port, f"Simulator ({width}x{height}, {status_codes} status codes) serving")
 
 

@@ -96,6 +96,13 @@ def excerpt(body: bytes | str, limit: int = _EXCERPT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+TOKEN_HEADER = "X-Gptnt-Token"
+"""Extension header: the per-run token a simulator started with one requires on every request
+(``gptnt sim serve --token``, ``GPTNT_GAME_TOKEN``). The shipped mod ignores it."""
+TOKEN_ENV = "GPTNT_GAME_TOKEN"
+"""The token the game service presents to a game at a URL, and ``gptnt sim serve`` requires."""
+
+
 class GameClient:
     """Async client for one game backend (real mod, simulator or replay stub)."""
 
@@ -106,8 +113,10 @@ class GameClient:
         deadlines: Mapping[str, float] | None = None,
         connect_timeout: float = CONNECT_TIMEOUT,
         transport: httpx.AsyncBaseTransport | None = None,
+        token: str | None = None,
     ) -> None:
-        """``transport`` lets the simulator's ASGI app be reached in-process."""
+        """``transport`` lets the simulator's ASGI app be reached in-process; ``token`` is sent
+        as ``TOKEN_HEADER`` on every request (an extension our simulator can require)."""
         self.base_url = base_url.rstrip("/")
         self.deadlines = {**DEFAULT_DEADLINES, **(deadlines or {})}
         self.connect_timeout = connect_timeout
@@ -115,6 +124,7 @@ class GameClient:
             base_url=self.base_url,
             timeout=httpx.Timeout(max(self.deadlines.values()), connect=connect_timeout),
             transport=transport,
+            headers={TOKEN_HEADER: token} if token else None,
         )
 
     async def __aenter__(self) -> Self:

@@ -25,6 +25,7 @@ message; any other exception becomes a 500 whose body names it, and is logged.
 from __future__ import annotations
 
 import base64
+import hmac
 import json
 import logging
 import threading
@@ -41,6 +42,7 @@ from starlette.types import Receive, Scope, Send
 
 from gptnt.errors import ConfigError, QueryError, QueryValueError, SimulatorError
 from gptnt.protocol._query import parse_float, parse_int
+from gptnt.protocol.client import TOKEN_HEADER
 
 if TYPE_CHECKING:
     import numpy as np
@@ -260,8 +262,9 @@ def _normalise_path(path: str) -> str:
 class _ProtocolEndpoint:
     """One ASGI endpoint for every path and method: the mod ignores the HTTP method."""
 
-    def __init__(self, game: Game, status_codes: StatusCodes) -> None:
+    def __init__(self, game: Game, status_codes: StatusCodes, token: str | None = None) -> None:
         self._game = game
+        self._token = token
         self._lock = threading.Lock()
         self._mod_status = status_codes == "mod"
 
@@ -272,7 +275,11 @@ class _ProtocolEndpoint:
 
     async def respond(self, request: Request) -> Response:
         handler = ROUTES.get(_normalise_path(request.url.path))
-        if request.method == "OPTIONS":
+        if self._token and not hmac.compare_digest(
+            request.headers.get(TOKEN_HEADER, "").encode(), self._token.encode()
+        ):
+            reply = Reply(f"Forbidden: this game needs the run's {TOKEN_HEADER} header".encode(), 403)
+        elif request.method == "OPTIONS":
             reply = Reply(b"") if handler is not None else Reply(UNKNOWN_ROUTE.encode(), 404)
         elif handler is None:
             reply = Reply(UNKNOWN_ROUTE.encode(), 404)
@@ -302,12 +309,17 @@ def _as_mod(reply: Reply, method: str) -> Reply:
     return Reply(b"" if method == "OPTIONS" else reply.body, 200, reply.media_type)
 
 
-def create_app(game: Game, *, status_codes: StatusCodes = "honest") -> Starlette:
+def create_app(
+    game: Game, *, status_codes: StatusCodes = "honest", token: str | None = None
+) -> Starlette:
     """The protocol server for ``game``: serve with uvicorn or call via ``httpx.ASGITransport``.
+
+    With ``token``, every request without ``TOKEN_HEADER: token`` is refused (403): only the
+    run's game service, which was handed the token, can drive the game.
 
     ``status_codes="mod"`` answers failures with the shipped mod's status codes (module doc).
     """
     if status_codes not in STATUS_CODES:
         raise ValueError(f"status_codes={status_codes!r}: use one of {', '.join(STATUS_CODES)}")
-    endpoint = _ProtocolEndpoint(game, status_codes)
+    endpoint = _ProtocolEndpoint(game, status_codes, token)
     return Starlette(routes=[Route("/{path:path}", endpoint)])

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import secrets
 import sys
 import time
 
@@ -16,7 +18,7 @@ import httpx
 
 from gptnt.config import GameConfig
 from gptnt.errors import GptntError, ProtocolError
-from gptnt.protocol.client import GameClient
+from gptnt.protocol.client import TOKEN_ENV, GameClient
 from services.bus._server import die_with_parent, free_port
 
 SIM = "sim"  # the simulator inside the service process (fastest; the default)
@@ -53,15 +55,20 @@ class Backend:
             )
         elif spec.backend == SIM_PROCESS:
             port = free_port()
+            token = secrets.token_hex(16)  # this run's: no other process can drive the game
             self._proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-c", "from gptnt.cli import main; main()", "sim", "serve",
                 "--port", str(port), "--width", str(spec.width), "--height", str(spec.height),
                 "--rule-seed", str(spec.rule_seed), stdout=asyncio.subprocess.DEVNULL,
+                env={**os.environ, TOKEN_ENV: token},
                 preexec_fn=die_with_parent, start_new_session=True,
             )  # fmt: skip
-            self.client = GameClient(f"http://127.0.0.1:{port}", deadlines=deadlines(spec))
+            self.client = GameClient(
+                f"http://127.0.0.1:{port}", deadlines=deadlines(spec), token=token
+            )
         else:
-            self.client = GameClient(spec.backend, deadlines=deadlines(spec))
+            token = os.environ.get(TOKEN_ENV) or None
+            self.client = GameClient(spec.backend, deadlines=deadlines(spec), token=token)
         await self._wait_healthy(timeout_s)
         return self.client
 
