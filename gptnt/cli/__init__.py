@@ -45,7 +45,7 @@ def main() -> None:
     from gptnt.errors import GptntError
 
     try:
-        app(standalone_mode=False)
+        code = app(standalone_mode=False)  # a command's typer.Exit(code) comes back here
     except GptntError as err:
         typer.echo(f"error: {err}", err=True)
         sys.exit(1)
@@ -60,3 +60,5 @@ def main() -> None:
             err.show()
             sys.exit(err.exit_code)
         raise
+    if isinstance(code, int) and code:
+        sys.exit(code)
