@@ -210,6 +210,13 @@ def run(
         float, typer.Option(help="async: wall seconds between a player's turns.")
     ] = 0.5,
     quiet: Annotated[bool, typer.Option(help="No line per turn.")] = False,
+    record: Annotated[
+        Path | None,
+        typer.Option(
+            help="Write the game service's whole exchange with the game to this recording "
+            "(a zip); `gptnt stub serve FILE` replays it to a sync run with the same players."
+        ),
+    ] = None,
     config: ConfigFile = None,
 ) -> None:
     """Play one episode and print its result; exits non-zero if it crashed.
@@ -265,7 +272,10 @@ def run(
         mission_obj.id, mode, solo or defuser or "oracle", expert or "oracle",  # type: ignore[arg-type]
         seed=seed, solo=solo is not None, no_manual=no_manual, manual=manual, rule_seed=rule_seed,
     )  # fmt: skip
-    settings = EpisodeSettings(game=cfg.game, launch=cfg.bus.launch, **cfg.timing.model_dump())
+    game_cfg = cfg.game
+    if record is not None:
+        game_cfg = game_cfg.model_copy(update={"record": str(record.resolve())})
+    settings = EpisodeSettings(game=game_cfg, launch=cfg.bus.launch, **cfg.timing.model_dump())
     run_dir = out / f"{time.strftime('%Y%m%d-%H%M%S')}-{mission_obj.id}-{mode}"
     console = Console()
     players = ", ".join(f"{c.role if c.seat in (None, c.role) else c.seat} {c.label}"
@@ -284,6 +294,9 @@ def run(
         )
     console.print(result_table([summary]))
     if summary.outcome == "crashed":
+        # One line naming what broke (a replayed game's divergence says request, expected and
+        # received); the table above may wrap it.
+        typer.echo(f"error: the episode crashed: {' '.join(summary.reason.split())}", err=True)
         raise typer.Exit(2)
 
 
