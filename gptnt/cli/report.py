@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from gptnt.analysis import Table
 
-__all__ = ["outcome_table", "rate_table", "register", "wilson"]
+__all__ = ["outcome_table", "rate_table", "refuse_inside", "register", "wilson"]
 
 RunDirs = Annotated[
     list[Path], typer.Argument(help="Run directories (each has ledger.jsonl and episodes/).")
@@ -84,7 +84,7 @@ def report(
             console.print(_rich(table))
         return
     runs = load_runs(run_dirs)
-    _refuse_inside(out, run_dirs)
+    refuse_inside(out, run_dirs)
     written = write_report(runs, out, viewer=viewer)
     episodes = sum(len(r.episodes) for r in runs)
     console.print(f"report of {len(runs)} run(s), {episodes} episodes: {len(written.tables)} "
@@ -111,13 +111,13 @@ def export(
                 "--format parquet needs pyarrow: pip install pyarrow, or use --format csv"
             ) from None
     runs = load_runs(run_dirs)
-    _refuse_inside(out, run_dirs)
+    refuse_inside(out, run_dirs)
     written = export(runs, out, fmt)  # type: ignore[arg-type]
     for name, path in written.items():
         typer.echo(f"{name}: {path}")
 
 
-def _refuse_inside(out: Path, run_dirs: list[Path]) -> None:
+def refuse_inside(out: Path, run_dirs: list[Path]) -> None:
     """The outputs never go inside a run directory: records stay what the run wrote."""
     from gptnt.errors import ConfigError
 

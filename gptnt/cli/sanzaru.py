@@ -116,8 +116,16 @@ def suite(
 
 def report(
     runs: Annotated[list[Path], typer.Argument(help="SANZARU run directories.")],
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="Also write report.md, report.html (offline) and tables/<table>.csv here."
+        ),
+    ] = None,
 ) -> None:
-    """Success by family, variant, subset, hint level and team with 95 % intervals; failure modes."""
+    """Success by family, variant, subset, hint level and team with 95 % intervals; failure modes.
+
+    Exit codes: 0 printed (and written), 1 a bad argument (one line naming it), 2 usage."""
     import sys
 
     from rich.console import Console
@@ -126,6 +134,10 @@ def report(
     from gptnt.errors import ConfigError
     from gptnt.sanzaru import KEYS, failure_table, lines, read_summaries
 
+    if out is not None:
+        from gptnt.cli.report import refuse_inside
+
+        refuse_inside(out, runs)
     summaries = read_summaries(runs)
     if not summaries:
         raise ConfigError(f"runs={' '.join(map(str, runs))}: no SANZARU summaries there")
@@ -154,6 +166,20 @@ def report(
     for name, k in [*modes.most_common(), *((f"flag: {f}", k) for f, k in flags.most_common())]:
         table.add_row(name, str(k), f"{k / lost:.0%}" if lost else "—")
     console.print(table)
+    if out is not None:
+        from gptnt.analysis import write_tables
+        from gptnt.sanzaru import report_figures, report_tables
+
+        tables = report_tables(summaries)
+        teams = ", ".join(dict.fromkeys(s.team for s in summaries))
+        write_tables(
+            tables,
+            out,
+            title=f"gptnt SANZARU — {teams}",
+            intro=[f"{len(summaries)} episodes from {', '.join(str(r) for r in runs)}."],
+            figures=report_figures(tables),
+        )
+        typer.echo(str(out / "report.html"))
 
 
 def variants_cmd() -> None:

@@ -177,9 +177,7 @@ class OracleDefuser:
         margin = self.async_margin_s if mode == "async" else 0.0
         when = step.when if isinstance(step, Press | Release) else None
         if when is not None and not (when.holds(remaining) and when.holds(remaining - margin)):
-            return _wait(
-                f"The timer shows {timer_text(remaining)}; waiting until {_moment(when)}."
-            )
+            return _wait(f"The timer shows {timer_text(remaining)}; waiting until {_moment(when)}.")
         if isinstance(step, Release):
             self._steps.pop(0)
             return Decision(InteractGame(action="release"), f"Releasing: {_moment(step.when)}.")
@@ -264,6 +262,7 @@ def _step_json(step: Step) -> dict[str, object]:
 
 
 # ---------------------------------------------------------------------------- random, idle
+
 
 def episode_seed(mission_id: str, seed: int, repeat: int) -> int:
     """One 64-bit seed per (mission, seed, repeat): the seed of a scripted policy's randomness.
