@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from gptnt.analysis import Table
 
-__all__ = ["outcome_table", "rate_table", "refuse_inside", "register", "wilson"]
+__all__ = ["capped_notice", "outcome_table", "rate_table", "refuse_inside", "register", "wilson"]
 
 RunDirs = Annotated[
     list[Path], typer.Argument(help="Run directories (each has ledger.jsonl and episodes/).")
@@ -62,6 +62,20 @@ def rate_table(run_dir: Path) -> RichTable:
     return _rich(_tables([run_dir], ("failure_split",))[0])
 
 
+def capped_notice(run_dir: Path) -> str | None:
+    """A line saying the budget cap stopped the run, if it did (its ``run.json``)."""
+    from gptnt.records import read_run_info
+
+    info = read_run_info(run_dir)
+    if info is None or not info.capped:
+        return None
+    return (
+        f"Capped run {run_dir.name}: the budget cap of ${info.max_cost_usd:g} stopped scheduling "
+        f"at ${info.spent_usd:.2f} recorded; {info.unscheduled} of {info.episodes} episodes were "
+        "not played, so these tables cover only part of the suite."
+    )
+
+
 def report(
     run_dirs: RunDirs,
     out: Annotated[
@@ -79,6 +93,10 @@ def report(
     from gptnt.analysis import REPORT_HTML, load_runs, write_report
 
     console = Console()
+    for run_dir in run_dirs:
+        notice = capped_notice(run_dir)
+        if notice:
+            console.print(f"[bold yellow]{notice}[/bold yellow]", highlight=False)
     if out is None:
         for table in _tables(run_dirs, ("episode_status", "outcomes", "failure_split")):
             console.print(_rich(table))

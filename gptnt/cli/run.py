@@ -157,7 +157,7 @@ def run(
     expert: Annotated[
         str | None,
         typer.Option(
-            help="The Expert: oracle or idle (scripted), or a model as for --defuser. "
+            help="The Expert: oracle, idle or random (scripted), or a model as for --defuser. "
             "Default: oracle."
         ),
     ] = None,

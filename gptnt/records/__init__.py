@@ -17,9 +17,11 @@ from gptnt.records._episode import (
 )
 from gptnt.records._harness import harness
 from gptnt.records._ledger import EPISODES, LEDGER, Ledger, LedgerEntry, Status, episode_dir
+from gptnt.records._run import RUN_FILE, RunInfo, read_run_info, write_run_info
 from gptnt.records._schema import (
     READABLE_VERSIONS,
     SCHEMA_VERSION,
+    Conditions,
     EpisodeEnded,
     EpisodeOutcome,
     EpisodeStarted,
@@ -41,7 +43,9 @@ __all__ = [
     "EPISODES",
     "LEDGER",
     "READABLE_VERSIONS",
+    "RUN_FILE",
     "SCHEMA_VERSION",
+    "Conditions",
     "EpisodeEnded",
     "EpisodeOutcome",
     "EpisodeStarted",
@@ -56,6 +60,7 @@ __all__ = [
     "PlayerInfo",
     "PlayerSettings",
     "RecordedAction",
+    "RunInfo",
     "ShownImage",
     "Status",
     "Summary",
@@ -65,7 +70,9 @@ __all__ = [
     "frame_path",
     "harness",
     "read_events",
+    "read_run_info",
     "read_summary",
     "store_png",
     "write_atomic",
+    "write_run_info",
 ]

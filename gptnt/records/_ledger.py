@@ -38,6 +38,7 @@ class LedgerEntry(BaseModel):
     status: Status
     outcome: EpisodeOutcome
     reason: str = ""
+    cost_usd: float = 0.0  # what the attempt's model calls cost
     episode_dir: str  # relative to the run directory
     at: float  # wall-clock unix seconds
 
@@ -80,6 +81,10 @@ class Ledger:
         """Keys that need no more work: finished or parked."""
         return {k for k, e in self.latest().items() if e.status in ("finished", "parked")}
 
+    def spent(self) -> float:
+        """The recorded cost of every attempt so far, crashed ones included."""
+        return sum(e.cost_usd for e in self.entries())
+
     def attempts(self, episode_key: str) -> int:
         return sum(1 for e in self.entries() if e.episode_key == episode_key)
 
@@ -108,6 +113,7 @@ class Ledger:
                     status="crashed" if summary.outcome == "crashed" else "finished",
                     outcome=summary.outcome,
                     reason=summary.reason,
+                    cost_usd=summary.cost_usd,
                     episode_dir=str(summary_dir.relative_to(self.run_dir)),
                     at=summary.ended_at or time.time(),
                 )
