@@ -270,7 +270,6 @@ class Episode:
     def _launch(self, users: dict[str, str]) -> None:
         """Start the services, each connecting as its own ACL user (``users``: their URLs)."""
         s = self.settings
-        gid = self.keys.game_id
         # The game section, whole, with this episode's rule seed (the same value either way).
         game = s.game.model_copy(update={"rule_seed": self.spec.rule_seed})
         if s.launch == "process":
