@@ -1,4 +1,4 @@
-"""``gptnt sanzaru run|suite|report|variants``: the SANZARU mode (three agents, split senses)."""
+"""``gptnt sanzaru run|suite|report|judge|variants``: the SANZARU mode (three agents, split senses)."""
 
 from __future__ import annotations
 
@@ -182,6 +182,45 @@ def report(
         typer.echo(str(out / "report.html"))
 
 
+def judge(
+    run_dir: Annotated[Path, typer.Argument(metavar="RUN", help="A SANZARU run directory.")],
+    player: Annotated[
+        str, typer.Option(help="The judge: a player config, YAML or provider:model.")
+    ],
+    concurrency: Annotated[int, typer.Option(min=1, help="Episodes judged at once.")] = 4,
+) -> None:
+    """Let a model judge the losses coded by heuristic (misalignment vs wrong_answer).
+
+    Each pick is written into the episode's summary (``coded_by: judge:<model>``; the coder's
+    guess stays in ``heuristic_mode``); a rerun judges only what is left. Exit codes: 0 every
+    such loss judged, 1 a bad argument, 2 usage, 3 some left unjudged (failed call or no mode
+    in the reply: rerun)."""
+    import asyncio
+
+    from gptnt.errors import ConfigError
+    from gptnt.players.backends import check_endpoint
+    from gptnt.players.config import load_player_config
+    from gptnt.sanzaru import judge as run_judge
+    from gptnt.sanzaru import read_summaries
+
+    if not run_dir.is_dir() or not read_summaries([run_dir]):
+        raise ConfigError(f"run_dir={run_dir}: no SANZARU summaries there; name a run directory")
+    config = load_player_config(player)
+    check_endpoint(config)
+
+    def tick(j) -> None:  # type: ignore[no-untyped-def]
+        verdict = j.mode if j.mode else f"not judged ({j.failure})"
+        typer.echo(f"{j.episode_id}: heuristic {j.heuristic} → {verdict}")
+
+    verdicts = asyncio.run(run_judge(run_dir, config, concurrency=concurrency, on_done=tick))
+    left = sum(j.mode is None for j in verdicts)
+    changed = sum(j.mode is not None and j.mode != j.heuristic for j in verdicts)
+    typer.echo(f"{len(verdicts) - left} of {len(verdicts)} heuristic losses judged, "
+               f"{changed} recoded, {left} left")  # fmt: skip
+    if left:
+        raise typer.Exit(3)
+
+
 def variants_cmd() -> None:
     """The 24 variants: family, subset, wires, cuts, manual, round budget."""
     from rich.console import Console
@@ -213,5 +252,6 @@ def register(app: typer.Typer) -> None:
     sanzaru.command("run")(run)
     sanzaru.command("suite")(suite)
     sanzaru.command("report")(report)
+    sanzaru.command("judge")(judge)
     sanzaru.command("variants")(variants_cmd)
     app.add_typer(sanzaru, name="sanzaru")

@@ -117,7 +117,7 @@ def _failures(summaries: list[Summary]) -> Table:
         columns=("kind", "coded as", "share of losses", "coded by"),
         rows=tuple(rows),
         note="Each loss has one mode and any number of flags. coded by: ground_truth (the "
-        "record decides), heuristic (a guess a model judge may revisit).",
+        "record decides), heuristic (a guess a model judge may revisit), judge:<model> (`gptnt sanzaru judge`).",
     )
 
 

@@ -252,8 +252,10 @@ class Replay:
         return ReplayAnswer(expected.status, dict(expected.headers), expected.body)
 
     def _expected(self) -> Exchange:
-        return self._steps[min(self.position, len(self._steps) - 1)] if self._steps else Exchange(
-            index=0, method="", target="", status=0
+        return (
+            self._steps[min(self.position, len(self._steps) - 1)]
+            if self._steps
+            else Exchange(index=0, method="", target="", status=0)
         )
 
     def _read(self, method: str, target: str) -> ReplayAnswer:
@@ -285,9 +287,7 @@ class Replay:
         return ReplayAnswer(409, {"content-type": "text/plain; charset=utf-8"}, message.encode())
 
 
-def _difference(
-    expected_method: str, expected: str, method: str, received: str
-) -> tuple[str, str]:
+def _difference(expected_method: str, expected: str, method: str, received: str) -> tuple[str, str]:
     """Both requests, short enough for one line: on the same route only the query parameters
     that differ (``sessionId`` aside), else the whole targets."""
     route, want = request_key(expected)
