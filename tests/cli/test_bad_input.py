@@ -21,7 +21,7 @@ import pytest
 
 from gptnt.missions import DEFAULT_MISSIONS_DIR, MISSIONS_DIR_ENV
 from gptnt.players.backends import OFFLINE_ENV
-from services.bus import EmbeddedRedis
+from services.bus import EmbeddedRedis, free_port
 
 GPTNT = Path(sys.executable).parent / "gptnt"
 KEYS = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "VLLM_API_KEY")
@@ -122,12 +122,6 @@ class Result:
     """Wall seconds of the process (reported with ``-s``, never asserted)."""
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def _fill(text: str, ports: dict[str, int]) -> str:
     for name, port in ports.items():
         text = text.replace("{" + name + "}", str(port))
@@ -175,7 +169,7 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Resu
     silent.listen(64)  # accepts into the backlog, never answers
     redis = EmbeddedRedis()
     redis_port = int(redis.start().rsplit(":", 1)[1].split("/")[0])
-    ports = {"closed": _free_port(), "silent": silent.getsockname()[1], "redis": redis_port}
+    ports = {"closed": free_port(), "silent": silent.getsockname()[1], "redis": redis_port}
     try:
         with ThreadPoolExecutor(max_workers=4) as pool:
             done = list(pool.map(lambda row: _run(row, base, ports), ROWS))
