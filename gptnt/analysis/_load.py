@@ -22,9 +22,11 @@ from gptnt.records import (
     GameStep,
     Ledger,
     PlayerInfo,
+    RunInfo,
     Summary,
     TurnEvent,
     read_events,
+    read_run_info,
     read_summary,
 )
 
@@ -128,6 +130,19 @@ class Run:
     name: str
     dir: Path
     episodes: tuple[Episode, ...]
+    info: RunInfo | None = None  # the run's run.json (suite runs): plan, budget cap
+
+    @property
+    def capped(self) -> str | None:
+        """A sentence saying the budget cap stopped the run, if it did."""
+        info = self.info
+        if info is None or not info.capped:
+            return None
+        return (
+            f"Capped run {self.name}: the budget cap of ${info.max_cost_usd:g} stopped scheduling "
+            f"at ${info.spent_usd:.2f} recorded; {info.unscheduled} of {info.episodes} episodes "
+            "were not played, so these tables cover only part of the suite."
+        )
 
 
 def load_run(run_dir: Path) -> Run:
@@ -154,7 +169,7 @@ def load_run(run_dir: Path) -> Run:
                  sum(1 for e in entries if e.episode_key == key))
         for key, (folder, attempt, status) in sorted(counted.items())
     ]  # fmt: skip
-    return Run(run_dir.name, run_dir, tuple(episodes))
+    return Run(run_dir.name, run_dir, tuple(episodes), read_run_info(run_dir))
 
 
 def load_runs(run_dirs: Sequence[Path]) -> list[Run]:

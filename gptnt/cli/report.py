@@ -20,9 +20,9 @@ from gptnt.analysis._stats import wilson
 if TYPE_CHECKING:
     from rich.table import Table as RichTable
 
-    from gptnt.analysis import Table
+    from gptnt.analysis import Run, Table
 
-__all__ = ["capped_notice", "outcome_table", "rate_table", "refuse_inside", "register", "wilson"]
+__all__ = ["outcome_table", "rate_table", "refuse_inside", "register", "wilson"]
 
 RunDirs = Annotated[
     list[Path], typer.Argument(help="Run directories (each has ledger.jsonl and episodes/).")
@@ -45,35 +45,25 @@ def _rich(table: Table) -> RichTable:
     return out
 
 
-def _tables(run_dirs: list[Path], keys: tuple[str, ...]) -> list[Table]:
-    from gptnt.analysis import ANALYSES, load_runs
+def _tables(runs: list[Run], keys: tuple[str, ...]) -> list[Table]:
+    from gptnt.analysis import ANALYSES
 
-    episodes = [e for r in load_runs(run_dirs) for e in r.episodes]
+    episodes = [e for r in runs for e in r.episodes]
     return [a(episodes) for a in ANALYSES if a.__name__ in keys]
 
 
 def outcome_table(run_dir: Path) -> RichTable:
     """The per-mission outcomes of one run (paper Tables 2–3), for the terminal."""
-    return _rich(_tables([run_dir], ("outcomes",))[0])
+    from gptnt.analysis import load_run
+
+    return _rich(_tables([load_run(run_dir)], ("outcomes",))[0])
 
 
 def rate_table(run_dir: Path) -> RichTable:
     """Solved / timeout / strikeout rates of one run (Appendix M), for the terminal."""
-    return _rich(_tables([run_dir], ("failure_split",))[0])
+    from gptnt.analysis import load_run
 
-
-def capped_notice(run_dir: Path) -> str | None:
-    """A line saying the budget cap stopped the run, if it did (its ``run.json``)."""
-    from gptnt.records import read_run_info
-
-    info = read_run_info(run_dir)
-    if info is None or not info.capped:
-        return None
-    return (
-        f"Capped run {run_dir.name}: the budget cap of ${info.max_cost_usd:g} stopped scheduling "
-        f"at ${info.spent_usd:.2f} recorded; {info.unscheduled} of {info.episodes} episodes were "
-        "not played, so these tables cover only part of the suite."
-    )
+    return _rich(_tables([load_run(run_dir)], ("failure_split",))[0])
 
 
 def report(
@@ -93,15 +83,14 @@ def report(
     from gptnt.analysis import REPORT_HTML, load_runs, write_report
 
     console = Console()
-    for run_dir in run_dirs:
-        notice = capped_notice(run_dir)
-        if notice:
-            console.print(f"[bold yellow]{notice}[/bold yellow]", highlight=False)
+    runs = load_runs(run_dirs)
+    for run in runs:
+        if run.capped:
+            console.print(f"[bold yellow]{run.capped}[/bold yellow]", highlight=False)
     if out is None:
-        for table in _tables(run_dirs, ("episode_status", "outcomes", "failure_split")):
+        for table in _tables(runs, ("episode_status", "outcomes", "failure_split")):
             console.print(_rich(table))
         return
-    runs = load_runs(run_dirs)
     refuse_inside(out, run_dirs)
     written = write_report(runs, out, viewer=viewer)
     episodes = sum(len(r.episodes) for r in runs)
