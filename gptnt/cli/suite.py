@@ -352,13 +352,16 @@ def suite_run(
 ) -> None:
     """Plan a suite, confirm its cost, and play it on N parallel games; resumable."""
     import asyncio
+    import os
 
     from rich.console import Console
 
     from gptnt.config import GameConfig
     from gptnt.errors import ConfigError
+    from gptnt.preflight import Needs, preflight
     from gptnt.records import Ledger, RunInfo, write_run_info
     from gptnt.suites import plan
+    from services.bus import ENV_URL
     from services.bus import redis_url as resolve_redis
     from services.manager import EpisodeSettings, player_infos
     from services.manager._queue import Job
@@ -378,6 +381,11 @@ def suite_run(
     console = Console()
     console.print(f"[bold]suite {suite.name}[/bold]: {plan_line(p)}", highlight=False)
     _confirm(p.total.cost, confirm_above_usd, yes)
+    # Keys, endpoints, the game, Redis and --out: checked and probed before anything starts.
+    models = {c.config.model_dump_json(): c.config for spec in lineups.values()
+              for c in spec.lineup() if c is not None and c.config is not None}  # fmt: skip
+    preflight(Needs(players=list(models.values()), game=game,
+                    redis_url=redis_url or os.environ.get(ENV_URL), out=out))  # fmt: skip
 
     names = list(dict.fromkeys(n for ep in episodes for n in (ep.defuser, ep.expert) if n))
     run = run_name or f"suite-{suite.name}-{'-'.join(player_slug(n) for n in names)}"

@@ -220,3 +220,25 @@ def test_a_broken_mission_file_breaks_only_the_commands_that_need_it(tmp_path: P
     assert listed.returncode != 0
     assert listed.stderr.strip().splitlines() == [listed.stderr.strip()]
     assert "Junk-1.json: not UTF-8 text" in listed.stderr
+
+
+def test_suite_run_is_checked_before_anything_starts(tmp_path: Path) -> None:
+    """``gptnt suite run`` takes the same preflight: one line, nothing written."""
+    if not GPTNT.exists():
+        pytest.skip(f"console script {GPTNT} not installed")
+    env = {**os.environ, OFFLINE_ENV: "1"}
+    env.pop("GPTNT_REDIS_URL", None)
+    closed = free_port()
+    done = subprocess.run(
+        [str(GPTNT), "suite", "run", "multi", "--redis-url", f"redis://127.0.0.1:{closed}/0",
+         "--out", "runs", "--yes"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode not in (0, 130)
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith(
+        f"error: --redis-url 'redis://127.0.0.1:{closed}/0': no Redis answering"
+    )
+    assert "start it, or leave --redis-url out" in lines[0]
+    assert not (tmp_path / "runs").exists()
