@@ -17,6 +17,7 @@ from gptnt.errors import ConfigError
 from gptnt.records import (
     EPISODES,
     READABLE_VERSIONS,
+    Conditions,
     EpisodeEnded,
     EpisodeStarted,
     GameStep,
@@ -92,10 +93,29 @@ class Episode:
 
     @property
     def pairing(self) -> str:
-        """The players, and the rule seed when it is not the v1 manual's: every table keeps
-        episodes of different rules apart."""
-        seed = "" if self.rule_seed == 1 else f" · rule seed {self.rule_seed}"
-        return f"{self.defuser} × {self.expert}{seed}"
+        """The players and the episode's ``condition``."""
+        return f"{self.defuser} × {self.expert}{self.condition}"
+
+    @property
+    def condition(self) -> str:
+        """Every condition that differs from the paper's defaults (a rule seed other than the v1
+        manual's, a scaled clock, another manual), e.g. `` · time ×2``; empty for the paper's.
+        Every table keeps episodes played under different conditions apart."""
+        extra = "" if self.rule_seed == 1 else f" · rule seed {self.rule_seed}"
+        c = self.conditions
+        if c is not None and c.time_factor != 1.0:
+            extra += f" · time ×{c.time_factor:g}"
+        if c is not None and c.manual != "generated":
+            extra += f" · manual {Path(c.manual).name}"
+        return extra
+
+    @property
+    def conditions(self) -> Conditions | None:
+        """The suite settings the episode was played under (``None`` before suites recorded
+        them)."""
+        if self.summary and self.summary.conditions:
+            return self.summary.conditions
+        return self.started.conditions if self.started else None
 
     @property
     def rule_seed(self) -> int:
