@@ -62,6 +62,9 @@ class GameConfig(_Section):
     """Frame height in pixels."""
     rule_seed: int = Field(1, ge=1)
     """The rule seed of the simulated game (the manual the Expert reads must match it)."""
+    record: str | None = None
+    """Write the game service's whole exchange with the backend to this recording (a zip the
+    recorded-game stub replays); None records nothing."""
     call_deadline_s: float = Field(10.0, gt=0)
     """Wall seconds one HTTP call to the backend may take (per-route limits are capped by it)."""
     startup_timeout_s: float = Field(60.0, gt=0)

@@ -1,10 +1,10 @@
-"""The mission and suite catalogue: typed views of the JSON files under ``missions/``.
+"""The mission catalogue: typed views of the JSON files under ``missions/``.
 
 A mission is one bomb to defuse: the ``/startmission`` parameters plus a stable id and a title.
 Ids ``1``–``10`` are the paper's multi-module missions (numbered as in its Table B.14);
-``<Module>-<seed>`` ids (e.g. ``Wires-234``) are its 110 single-module missions. A suite names
-which missions to play and in which modes. Files are loaded as they are, never regenerated at
-run time, so a benchmark run is reproducible from the repository alone.
+``<Module>-<seed>`` ids (e.g. ``Wires-234``) are its 110 single-module missions. Suites
+(``missions/suites/``) are read by ``gptnt.suites``. Files are loaded as they are, never
+regenerated at run time, so a benchmark run is reproducible from the repository alone.
 
 Layout::
 
@@ -32,13 +32,12 @@ __all__ = [
     "Mission",
     "MissionKind",
     "Mode",
-    "Suite",
     "get_mission",
     "load_mission_file",
     "load_missions",
-    "load_suite",
+    "mission_paths",
     "missions_dir",
-    "suite_names",
+    "unknown_name",
 ]
 
 DEFAULT_MISSIONS_DIR = Path(__file__).resolve().parent.parent / "missions"
@@ -81,23 +80,6 @@ class Mission(BaseModel):
         return [title(name) for name in self.config.components]
 
 
-class Suite(BaseModel):
-    """Which missions to play and in which modes."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    name: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")
-    description: str = ""
-    missions: list[str] = Field(min_length=1, description="Mission ids, played in this order.")
-    modes: list[Mode] = Field(min_length=1)
-    rule_seeds: list[int] = Field(
-        default=[1],
-        min_length=1,
-        description="Rule seeds every mission is played under (1 = the v1 manual); episodes of "
-        "one mission under different seeds pair up in the report.",
-    )
-
-
 def missions_dir() -> Path:
     """``$GPTNT_MISSIONS_DIR`` if set, else the repository's ``missions/``."""
     return Path(os.environ.get(MISSIONS_DIR_ENV) or DEFAULT_MISSIONS_DIR)
@@ -128,7 +110,7 @@ def _read_json(path: Path) -> object:
 _NOT_MISSIONS = frozenset({"suites", "sanzaru"})
 
 
-def _mission_paths(directory: Path) -> dict[str, Path]:
+def mission_paths(directory: Path) -> dict[str, Path]:
     """Mission files by id (the file stem), without reading them: one broken file then breaks
     only the commands that need it."""
     if not directory.is_dir():
@@ -180,43 +162,20 @@ def _catalogue_key(mission: Mission) -> tuple[int, int, int]:
     return (1, rank, mission.config.seed)
 
 
-def _unknown(what: str, name: str, known: Iterable[str]) -> MissionError:
-    """An unknown-id error listing close matches (case-insensitive)."""
+def unknown_name(
+    what: str, name: str, known: Iterable[str], *, listing: str = "gptnt missions list"
+) -> MissionError:
+    """An unknown-name error listing close matches (case-insensitive) and where to look."""
     by_lower = {k.lower(): k for k in known}
     close = difflib.get_close_matches(name.lower(), list(by_lower), n=3, cutoff=0.6)
     hint = f"; did you mean {', '.join(by_lower[c] for c in close)}?" if close else ""
-    return MissionError(f"unknown {what} {name!r}{hint} (see `gptnt missions list`)")
+    return MissionError(f"unknown {what} {name!r}{hint} (see `{listing}`)")
 
 
 def get_mission(mission_id: str, directory: Path | None = None) -> Mission:
     """One mission by id, reading only its file; an unknown id names close matches."""
-    paths = _mission_paths(Path(directory or missions_dir()))
+    paths = mission_paths(Path(directory or missions_dir()))
     path = paths.get(mission_id)
     if path is None:
-        raise _unknown("mission", mission_id, paths)
+        raise unknown_name("mission", mission_id, paths)
     return load_mission_file(path)
-
-
-def suite_names(directory: Path | None = None) -> list[str]:
-    suites = Path(directory or missions_dir()) / "suites"
-    return sorted(path.stem for path in suites.glob("*.json"))
-
-
-def load_suite(name: str, directory: Path | None = None) -> Suite:
-    """A suite by name; every mission it names must exist."""
-    root = Path(directory or missions_dir())
-    path = root / "suites" / f"{name}.json"
-    if not path.is_file():
-        raise _unknown("suite", name, suite_names(root))
-    try:
-        suite = Suite.model_validate(_read_json(path))
-    except ValidationError as err:
-        raise MissionError(f"{path}: {_describe(err)}") from None
-    if suite.name != name:
-        raise MissionError(f"{path}: name: {suite.name!r} must equal the file name {name!r}")
-    paths = _mission_paths(root)
-    for i, mission_id in enumerate(suite.missions):
-        if mission_id not in paths:
-            raise MissionError(f"{path}: missions.{i}: {_unknown('mission', mission_id, paths)}")
-        load_mission_file(paths[mission_id])  # each mission it plays, and only those, must load
-    return suite

@@ -14,7 +14,6 @@ from gptnt.missions import (
     get_mission,
     load_mission_file,
     load_missions,
-    load_suite,
 )
 from gptnt.protocol import MODULE_KINDS
 
@@ -98,20 +97,11 @@ def test_single_module_widgets_table() -> None:
     assert get_mission("BigButton-849").config.opt_widgets == 5
 
 
-def test_suites() -> None:
-    multi, single = load_suite("multi"), load_suite("single")
-    assert multi.missions == [str(i) for i in range(1, 11)]
-    assert len(single.missions) == 110 and len(set(single.missions)) == 110
-    assert multi.modes == ["sync", "async"] == single.modes
-
-
 def test_unknown_ids_list_close_matches() -> None:
     with pytest.raises(MissionError, match=r"unknown mission 'wires-23'; did you mean Wires-234"):
         get_mission("wires-23")
     with pytest.raises(MissionError, match=r"^unknown mission 'zzz' \(see"):
         get_mission("zzz")
-    with pytest.raises(MissionError, match="unknown suite 'singel'; did you mean single"):
-        load_suite("singel")
 
 
 @pytest.fixture
@@ -120,7 +110,6 @@ def catalogue(tmp_path: Path) -> Path:
     for sub, name in [("multi", "3.json"), ("single", "Wires-234.json")]:
         (tmp_path / sub).mkdir(exist_ok=True)
         shutil.copy(DEFAULT_MISSIONS_DIR / sub / name, tmp_path / sub / name)
-    (tmp_path / "suites").mkdir()
     return tmp_path
 
 
@@ -167,17 +156,6 @@ def test_invalid_json(catalogue: Path) -> None:
     path.write_text('{"id": "3",\n  "kind": }')
     with pytest.raises(MissionError, match=r"3\.json: not valid JSON \(line 2, column 11"):
         load_missions(catalogue)
-
-
-def test_bad_suite(catalogue: Path) -> None:
-    suite = {"name": "mine", "missions": ["3", "Wires-999"], "modes": ["sync"]}
-    (catalogue / "suites" / "mine.json").write_text(json.dumps(suite))
-    with pytest.raises(MissionError, match=r"mine\.json: missions\.1: unknown mission 'Wires-999'"):
-        load_suite("mine", catalogue)
-    suite.update(missions=["3"], modes=["turbo"])
-    (catalogue / "suites" / "mine.json").write_text(json.dumps(suite))
-    with pytest.raises(MissionError, match=r"mine\.json: modes\.0: Input should be 'sync'"):
-        load_suite("mine", catalogue)
 
 
 def test_missing_directory(tmp_path: Path) -> None:

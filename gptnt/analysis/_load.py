@@ -17,14 +17,17 @@ from gptnt.errors import ConfigError
 from gptnt.records import (
     EPISODES,
     READABLE_VERSIONS,
+    Conditions,
     EpisodeEnded,
     EpisodeStarted,
     GameStep,
     Ledger,
     PlayerInfo,
+    RunInfo,
     Summary,
     TurnEvent,
     read_events,
+    read_run_info,
     read_summary,
 )
 
@@ -90,10 +93,29 @@ class Episode:
 
     @property
     def pairing(self) -> str:
-        """The players, and the rule seed when it is not the v1 manual's: every table keeps
-        episodes of different rules apart."""
-        seed = "" if self.rule_seed == 1 else f" · rule seed {self.rule_seed}"
-        return f"{self.defuser} × {self.expert}{seed}"
+        """The players and the episode's ``condition``."""
+        return f"{self.defuser} × {self.expert}{self.condition}"
+
+    @property
+    def condition(self) -> str:
+        """Every condition that differs from the paper's defaults (a rule seed other than the v1
+        manual's, a scaled clock, another manual), e.g. `` · time ×2``; empty for the paper's.
+        Every table keeps episodes played under different conditions apart."""
+        extra = "" if self.rule_seed == 1 else f" · rule seed {self.rule_seed}"
+        c = self.conditions
+        if c is not None and c.time_factor != 1.0:
+            extra += f" · time ×{c.time_factor:g}"
+        if c is not None and c.manual != "generated":
+            extra += f" · manual {Path(c.manual).name}"
+        return extra
+
+    @property
+    def conditions(self) -> Conditions | None:
+        """The suite settings the episode was played under (``None`` before suites recorded
+        them)."""
+        if self.summary and self.summary.conditions:
+            return self.summary.conditions
+        return self.started.conditions if self.started else None
 
     @property
     def rule_seed(self) -> int:
@@ -128,6 +150,19 @@ class Run:
     name: str
     dir: Path
     episodes: tuple[Episode, ...]
+    info: RunInfo | None = None  # the run's run.json (suite runs): plan, budget cap
+
+    @property
+    def capped(self) -> str | None:
+        """A sentence saying the budget cap stopped the run, if it did."""
+        info = self.info
+        if info is None or not info.capped:
+            return None
+        return (
+            f"Capped run {self.name}: the budget cap of ${info.max_cost_usd:g} stopped scheduling "
+            f"at ${info.spent_usd:.2f} recorded; {info.unscheduled} of {info.episodes} episodes "
+            "were not played, so these tables cover only part of the suite."
+        )
 
 
 def load_run(run_dir: Path) -> Run:
@@ -157,7 +192,7 @@ def load_run(run_dir: Path) -> Run:
                  sum(1 for e in entries if e.episode_key == key))
         for key, (folder, attempt, status) in sorted(counted.items())
     ]  # fmt: skip
-    return Run(run_dir.name, run_dir, tuple(episodes))
+    return Run(run_dir.name, run_dir, tuple(episodes), read_run_info(run_dir))
 
 
 def load_runs(run_dirs: Sequence[Path]) -> list[Run]:

@@ -115,8 +115,10 @@ def run_line(run: Run) -> str:
         for e in run.episodes if e.started and (h := e.started.harness)
     })  # fmt: skip
     schema = ", ".join(f"v{v}" for v in versions) or "–"
-    return (f"{run.name}: {len(run.episodes)} episodes; record schema {schema}; harness "
-            f"{', '.join(harnesses) or 'not recorded (schema v1)'}")  # fmt: skip
+    suite = f"; suite {run.info.suite}" if run.info and run.info.suite else ""
+    capped = f". {run.capped}" if run.capped else ""
+    return (f"{run.name}: {len(run.episodes)} episodes{suite}; record schema {schema}; harness "
+            f"{', '.join(harnesses) or 'not recorded (schema v1)'}{capped}")  # fmt: skip
 
 
 def _title(runs: Sequence[Run]) -> str:

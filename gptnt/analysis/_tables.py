@@ -199,7 +199,9 @@ def crossplay(episodes: Sequence[Episode]) -> Table:
     """Section 7.1: a Defuser × Expert matrix of success rates (one column per Expert)."""
     experts = sorted({e.expert for e in episodes})
     rows = []
-    for (defuser, mode), group in _group(episodes, lambda e: (e.defuser, e.mode)).items():
+    for (defuser, mode), group in _group(
+        episodes, lambda e: (e.defuser + e.condition, e.mode)
+    ).items():
         by_expert = _group(group, lambda e: e.expert)
         rows.append((defuser, mode, *(_solved(by_expert.get(x, [])) for x in experts)))
     return Table(
@@ -215,7 +217,7 @@ def marginals(episodes: Sequence[Episode]) -> Table:
     rows = []
     for role in ("defuser", "expert"):
         other = "expert" if role == "defuser" else "defuser"
-        key = lambda e, r=role: (getattr(e, r), e.mode)
+        key = lambda e, r=role: (getattr(e, r) + e.condition, e.mode)
         for (player, mode), group in _group(episodes, key).items():
             partners = len({getattr(e, other) for e in group})
             rows.append((player, role, mode, partners, _solved(group), _not_scored(group)))
@@ -313,7 +315,7 @@ def action_phases(episodes: Sequence[Episode]) -> Table:
             continue
         for role in ("defuser", "expert"):
             mine = [t for t in e.turns if t.role == role]
-            player = e.defuser if role == "defuser" else e.expert
+            player = (e.defuser if role == "defuser" else e.expert) + e.condition
             for i, t in enumerate(mine):
                 phase = PHASES[min(2, 3 * i // len(mine))]
                 counts[(e.mode, role, player, e.outcome, phase)][action_class(t)] += 1
@@ -363,8 +365,8 @@ def solo(episodes: Sequence[Episode]) -> Table:
     model alone, with and without the manual."""
     single = [e for e in episodes if _single(e)]
     rows = []
-    key = lambda e: (e.player("defuser").policy if e.player("defuser") else "?", e.mode,  # type: ignore[union-attr]
-                     _setting(e))  # fmt: skip
+    key = lambda e: (f"{e.player('defuser').policy if e.player('defuser') else '?'}{e.condition}",  # type: ignore[union-attr]
+                     e.mode, _setting(e))  # fmt: skip
     for (player, mode, setting), group in _group(single, key).items():
         rows.append((player, mode, setting, len({e.expert for e in group}), _solved(group),
                      _not_scored(group)))  # fmt: skip
@@ -389,7 +391,7 @@ def self_other(episodes: Sequence[Episode]) -> Table:
         play = "self" if d.policy == x.policy else "other"
         for t in e.turns:
             player = d if t.role == "defuser" else x
-            cell = counts[(e.mode, player.policy, t.role, play)]
+            cell = counts[(e.mode, player.policy + e.condition, t.role, play)]
             cell[0] += t.action.kind == "send_message"
             cell[1] += 1
     rows = [(mode, player, role, play, Rate(k, n))

@@ -178,7 +178,9 @@ def report(
     from gptnt.diagnostics import GROUPINGS, read_results, report_rows
 
     if out is not None:
-        _check_out(out, results)
+        from gptnt.cli.report import refuse_inside
+
+        refuse_inside(out, results)
     found = read_results(results)
     console = Console(width=None if sys.stdout.isatty() else 120)
     for r in found:
@@ -215,18 +217,6 @@ def report(
             figures=report_figures(tables),
         )
         typer.echo(str(out / "report.html"))
-
-
-def _check_out(out: Path, results: list[Path]) -> None:
-    """``--out`` is a folder outside every results folder (the report is not read back in)."""
-    from gptnt.errors import ConfigError
-
-    if out.exists() and not out.is_dir():
-        raise ConfigError(f"--out {out}: exists and is not a folder; name a folder")
-    target = out.resolve()
-    for folder in results:
-        if target.is_relative_to(folder.resolve()):
-            raise ConfigError(f"--out {out}: lies inside results folder {folder}; write elsewhere")
 
 
 def register(app: typer.Typer) -> None:

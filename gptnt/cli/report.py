@@ -23,9 +23,9 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.table import Table as RichTable
 
-    from gptnt.analysis import Table
+    from gptnt.analysis import Run, Table
 
-__all__ = ["outcome_table", "rate_table", "register", "warn_missing", "wilson"]
+__all__ = ["outcome_table", "rate_table", "refuse_inside", "register", "warn_missing", "wilson"]
 
 RunDirs = Annotated[
     list[Path], typer.Argument(help="Run directories (each has ledger.jsonl and episodes/).")
@@ -48,16 +48,18 @@ def _rich(table: Table) -> RichTable:
     return out
 
 
-def _tables(run_dirs: list[Path], keys: tuple[str, ...]) -> list[Table]:
-    from gptnt.analysis import ANALYSES, load_runs
+def _tables(runs: list[Run], keys: tuple[str, ...]) -> list[Table]:
+    from gptnt.analysis import ANALYSES
 
-    episodes = [e for r in load_runs(run_dirs) for e in r.episodes]
+    episodes = [e for r in runs for e in r.episodes]
     return [a(episodes) for a in ANALYSES if a.__name__ in keys]
 
 
 def outcome_table(run_dir: Path) -> RichTable:
     """The per-mission outcomes of one run (paper Tables 2–3), for the terminal."""
-    return _rich(_tables([run_dir], ("outcomes",))[0])
+    from gptnt.analysis import load_run
+
+    return _rich(_tables([load_run(run_dir)], ("outcomes",))[0])
 
 
 def warn_missing(run_dir: Path, console: Console) -> None:
@@ -73,7 +75,9 @@ def warn_missing(run_dir: Path, console: Console) -> None:
 
 def rate_table(run_dir: Path) -> RichTable:
     """Solved / timeout / strikeout rates of one run (Appendix M), for the terminal."""
-    return _rich(_tables([run_dir], ("failure_split",))[0])
+    from gptnt.analysis import load_run
+
+    return _rich(_tables([load_run(run_dir)], ("failure_split",))[0])
 
 
 def report(
@@ -95,12 +99,15 @@ def report(
     console = Console()
     for run_dir in run_dirs:
         warn_missing(run_dir, console)
+    runs = load_runs(run_dirs)
+    for run in runs:
+        if run.capped:
+            console.print(f"[bold yellow]{run.capped}[/bold yellow]", highlight=False)
     if out is None:
-        for table in _tables(run_dirs, ("episode_status", "outcomes", "failure_split")):
+        for table in _tables(runs, ("episode_status", "outcomes", "failure_split")):
             console.print(_rich(table))
         return
-    runs = load_runs(run_dirs)
-    _refuse_inside(out, run_dirs)
+    refuse_inside(out, run_dirs)
     written = write_report(runs, out, viewer=viewer)
     episodes = sum(len(r.episodes) for r in runs)
     console.print(f"report of {len(runs)} run(s), {episodes} episodes: {len(written.tables)} "
@@ -127,13 +134,13 @@ def export(
                 "--format parquet needs pyarrow: pip install pyarrow, or use --format csv"
             ) from None
     runs = load_runs(run_dirs)
-    _refuse_inside(out, run_dirs)
+    refuse_inside(out, run_dirs)
     written = export(runs, out, fmt)  # type: ignore[arg-type]
     for name, path in written.items():
         typer.echo(f"{name}: {path}")
 
 
-def _refuse_inside(out: Path, run_dirs: list[Path]) -> None:
+def refuse_inside(out: Path, run_dirs: list[Path]) -> None:
     """The outputs never go inside a run directory: records stay what the run wrote."""
     from gptnt.errors import ConfigError
 

@@ -158,7 +158,7 @@ def run(
     expert: Annotated[
         str | None,
         typer.Option(
-            help="The Expert: oracle or idle (scripted), or a model as for --defuser. "
+            help="The Expert: oracle, idle or random (scripted), or a model as for --defuser. "
             "Default: oracle."
         ),
     ] = None,
@@ -211,6 +211,13 @@ def run(
         float, typer.Option(help="async: wall seconds between a player's turns.")
     ] = 0.5,
     quiet: Annotated[bool, typer.Option(help="No line per turn.")] = False,
+    record: Annotated[
+        Path | None,
+        typer.Option(
+            help="Write the game service's whole exchange with the game to this recording "
+            "(a zip); `gptnt stub serve FILE` replays it to a sync run with the same players."
+        ),
+    ] = None,
     config: ConfigFile = None,
 ) -> None:
     """Play one episode and print its result; exits non-zero if it crashed.
@@ -266,7 +273,10 @@ def run(
         mission_obj.id, mode, solo or defuser or "oracle", expert or "oracle",  # type: ignore[arg-type]
         seed=seed, solo=solo is not None, no_manual=no_manual, manual=manual, rule_seed=rule_seed,
     )  # fmt: skip
-    settings = EpisodeSettings(game=cfg.game, launch=cfg.bus.launch, **cfg.timing.model_dump())
+    game_cfg = cfg.game
+    if record is not None:
+        game_cfg = game_cfg.model_copy(update={"record": str(record.resolve())})
+    settings = EpisodeSettings(game=game_cfg, launch=cfg.bus.launch, **cfg.timing.model_dump())
     run_dir = out / f"{time.strftime('%Y%m%d-%H%M%S')}-{mission_obj.id}-{mode}"
     console = Console()
     players = ", ".join(f"{c.role if c.seat in (None, c.role) else c.seat} {c.label}"
@@ -301,7 +311,9 @@ def exit_on(outcome: str, reason: str) -> None:
         typer.echo(f"interrupted: {reason}; the rerun plays it again", err=True)
         raise typer.Exit(ExitCode.INTERRUPTED)
     if outcome == "crashed":
-        typer.echo(f"crashed: {reason}", err=True)
+        # One line naming what broke (a replayed game's divergence says request, expected and
+        # received); the result table above may have wrapped it.
+        typer.echo(f"crashed: {' '.join(reason.split())}", err=True)
         raise typer.Exit(ExitCode.CRASHED)
 
 

@@ -1,4 +1,4 @@
-"""``gptnt sanzaru run|suite|report|variants``: the SANZARU mode (three agents, split senses)."""
+"""``gptnt sanzaru run|suite|report|judge|variants``: the SANZARU mode (three agents, split senses)."""
 
 from __future__ import annotations
 
@@ -116,8 +116,16 @@ def suite(
 
 def report(
     runs: Annotated[list[Path], typer.Argument(help="SANZARU run directories.")],
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="Also write report.md, report.html (offline) and tables/<table>.csv here."
+        ),
+    ] = None,
 ) -> None:
-    """Success by family, variant, subset, hint level and team with 95 % intervals; failure modes."""
+    """Success by family, variant, subset, hint level and team with 95 % intervals; failure modes.
+
+    Exit codes: 0 printed (and written), 1 a bad argument (one line naming it), 2 usage."""
     import sys
 
     from rich.console import Console
@@ -126,6 +134,10 @@ def report(
     from gptnt.errors import ConfigError
     from gptnt.sanzaru import KEYS, failure_table, lines, read_summaries
 
+    if out is not None:
+        from gptnt.cli.report import refuse_inside
+
+        refuse_inside(out, runs)
     summaries = read_summaries(runs)
     if not summaries:
         raise ConfigError(f"runs={' '.join(map(str, runs))}: no SANZARU summaries there")
@@ -154,6 +166,59 @@ def report(
     for name, k in [*modes.most_common(), *((f"flag: {f}", k) for f, k in flags.most_common())]:
         table.add_row(name, str(k), f"{k / lost:.0%}" if lost else "—")
     console.print(table)
+    if out is not None:
+        from gptnt.analysis import write_tables
+        from gptnt.sanzaru import report_figures, report_tables
+
+        tables = report_tables(summaries)
+        teams = ", ".join(dict.fromkeys(s.team for s in summaries))
+        write_tables(
+            tables,
+            out,
+            title=f"gptnt SANZARU — {teams}",
+            intro=[f"{len(summaries)} episodes from {', '.join(str(r) for r in runs)}."],
+            figures=report_figures(tables),
+        )
+        typer.echo(str(out / "report.html"))
+
+
+def judge(
+    run_dir: Annotated[Path, typer.Argument(metavar="RUN", help="A SANZARU run directory.")],
+    player: Annotated[
+        str, typer.Option(help="The judge: a player config, YAML or provider:model.")
+    ],
+    concurrency: Annotated[int, typer.Option(min=1, help="Episodes judged at once.")] = 4,
+) -> None:
+    """Let a model judge the losses coded by heuristic (misalignment vs wrong_answer).
+
+    Each pick is written into the episode's summary (``coded_by: judge:<model>``; the coder's
+    guess stays in ``heuristic_mode``); a rerun judges only what is left. Exit codes: 0 every
+    such loss judged, 1 a bad argument, 2 usage, 3 some left unjudged (failed call or no mode
+    in the reply: rerun)."""
+    import asyncio
+
+    from gptnt.errors import ConfigError
+    from gptnt.players.backends import check_endpoint
+    from gptnt.players.config import load_player_config
+    from gptnt.sanzaru import judge as run_judge
+    from gptnt.sanzaru import read_summaries
+
+    if not run_dir.is_dir() or not read_summaries([run_dir]):
+        raise ConfigError(f"run_dir={run_dir}: no SANZARU summaries there; name a run directory")
+    config = load_player_config(player)
+    check_endpoint(config)
+
+    def tick(j) -> None:  # type: ignore[no-untyped-def]
+        verdict = j.mode if j.mode else f"not judged ({j.failure})"
+        typer.echo(f"{j.episode_id}: heuristic {j.heuristic} → {verdict}")
+
+    verdicts = asyncio.run(run_judge(run_dir, config, concurrency=concurrency, on_done=tick))
+    left = sum(j.mode is None for j in verdicts)
+    changed = sum(j.mode is not None and j.mode != j.heuristic for j in verdicts)
+    typer.echo(f"{len(verdicts) - left} of {len(verdicts)} heuristic losses judged, "
+               f"{changed} recoded, {left} left")  # fmt: skip
+    if left:
+        raise typer.Exit(3)
 
 
 def variants_cmd() -> None:
@@ -187,5 +252,6 @@ def register(app: typer.Typer) -> None:
     sanzaru.command("run")(run)
     sanzaru.command("suite")(suite)
     sanzaru.command("report")(report)
+    sanzaru.command("judge")(judge)
     sanzaru.command("variants")(variants_cmd)
     app.add_typer(sanzaru, name="sanzaru")

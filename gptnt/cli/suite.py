@@ -1,92 +1,338 @@
-"""``gptnt suite run SUITE`` and ``gptnt worker``: many episodes on N parallel games.
+"""``gptnt suite list|show|plan|run`` and ``gptnt worker``: the paper's grid on N parallel games.
 
-The episodes wait in a Redis Stream with a consumer group (``services.manager._queue``); the
-suite command enqueues what the run's ledger does not already count as done, plays them on
-``--games`` local workers with a live progress display, and exits when every episode is finished
-or parked. Rerunning the same command resumes: finished episodes are skipped. ``gptnt worker``
-on another host, pointed at the same Redis, takes episodes from the same queue.
+A suite (``missions/suites/*.json|yaml``, or a file by path; ``gptnt.suites``) names missions,
+modes, repeats, pairings and ablations. ``plan`` prints what it will cost; ``run`` prints the same,
+asks before spending more than ``--confirm-above-usd`` (``--yes`` skips), and plays it: episodes
+wait in a Redis Stream with a consumer group (``services.manager._queue``), fed a few at a time
+so that ``--max-cost-usd`` can stop scheduling once the recorded cost reaches the cap. Rerunning
+the same command resumes: finished episodes are skipped. ``gptnt worker`` on another host,
+pointed at the same Redis, takes episodes from the same queue.
+
+Exit codes: 0 every episode finished (or the budget cap stopped the run; ``run.json`` says so),
+1 bad input or the run was not confirmed.
 """
 
 from __future__ import annotations
 
+import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gptnt.cli.run import Launch, Out, RedisUrl
+from gptnt.cli.run import Out, RedisUrl
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.table import Table
 
-    from services.manager._queue import Job
-
-suite_app = typer.Typer(help="Run a suite of episodes on parallel games.", no_args_is_help=True)
-
-
-def _jobs(name: str, only: str | None, modes: str | None, defuser: str, expert: str,
-          repeats: int, settings, run: str, retries: int, rule_seeds: list[int] | None = None,
-          pools: Path | None = None) -> list[Job]:  # type: ignore[no-untyped-def]  # fmt: skip
-    from gptnt.cli.run import use_rule_seed
-    from gptnt.errors import ConfigError
-    from gptnt.missions import get_mission, load_suite
+    from gptnt.suites import Plan, Selection, Suite, SuiteEpisode
     from services.manager import EpisodeSpec
     from services.manager._queue import Job
 
-    suite = load_suite(name)
-    missions = suite.missions
-    if only:
-        wanted = [m.strip() for m in only.split(",") if m.strip()]
-        unknown = [m for m in wanted if m not in missions]
-        if unknown:
-            raise ConfigError(f"--only: {', '.join(unknown)} not in suite {name!r}")
-        missions = [m for m in missions if m in wanted]
-    chosen_modes = suite.modes
-    if modes:
-        chosen_modes = [m.strip() for m in modes.split(",")]  # type: ignore[misc]
-        bad = [m for m in chosen_modes if m not in suite.modes]
-        if bad:
-            raise ConfigError(f"--modes: {', '.join(bad)} not among the suite's {suite.modes}")
-    played = [get_mission(m) for m in missions]
-    seeds = [use_rule_seed(s, pools, played) for s in (rule_seeds or suite.rule_seeds)]
-    return [
-        Job(run=run, spec=EpisodeSpec.make(m, mode, defuser, expert, repeat=r, seed=r,
-                                           rule_seed=rs),
-            settings=settings, retries=retries)  # type: ignore[arg-type]
-        for r in range(repeats) for rs in seeds for mode in chosen_modes for m in missions
-    ]  # fmt: skip
+suite_app = typer.Typer(
+    help="The paper's experiment grid as suites: list, show, plan (cost) and run.",
+    no_args_is_help=True,
+)
+
+SuiteRef = Annotated[
+    str, typer.Argument(help="A suite name (see `gptnt suite list`) or a suite file's path.")
+]
+Players = Annotated[
+    str | None,
+    typer.Option(
+        "--players",
+        help="Comma list of players, named as for `gptnt run --defuser` (oracle, random, a "
+        "player config, a YAML file, provider:model); self-play pairs each with itself, "
+        "cross-play pairs every Defuser with every Expert. Default: the suite's players.",
+    ),
+]
+Only = Annotated[
+    str | None,
+    typer.Option(
+        help="Comma list: only these module kinds (Wires), mission ids (Wires-234, 3) or "
+        "pairings (oracle/random, solo:oracle)."
+    ),
+]
+Modes = Annotated[
+    str | None, typer.Option(help="Comma list: only these modes of the suite (sync, async).")
+]
+Repeats = Annotated[int | None, typer.Option(min=1, help="Episodes per mission, mode and pairing.")]
+Limit = Annotated[int | None, typer.Option(min=1, help="Only the first N episodes of the grid.")]
+Solo = Annotated[
+    bool, typer.Option("--solo", help="Ablation: each player alone with the bomb (and manual).")
+]
+NoManual = Annotated[
+    bool, typer.Option("--no-manual", help="Ablation: alone and without the manual (implies --solo).")
+]  # fmt: skip
+Manual = Annotated[
+    str | None,
+    typer.Option(help="The manual models read: 'generated' or a manual directory."),
+]
+Defuser = Annotated[
+    str | None,
+    typer.Option(help="With --expert: play this one Defuser/Expert pairing instead of the "
+                 "suite's pairings (names as for `gptnt run`)."),
+]  # fmt: skip
+Expert = Annotated[str | None, typer.Option(help="The Expert of the --defuser pairing.")]
+RuleSeed = Annotated[
+    list[int] | None,
+    typer.Option(
+        "--rule-seed",
+        help="Play every mission under this rule seed (repeatable; replaces the suite's "
+        "rule_seeds, e.g. --rule-seed 1 --rule-seed 1764).",
+    ),
+]
+Pools = Annotated[
+    Path | None,
+    typer.Option(help="Rule-seed word pools file (Morse, Password) for seeds other than 1."),
+]
+
+
+def _selection(players: str | None, only: str | None, modes: str | None, repeats: int | None,
+               limit: int | None, solo: bool, no_manual: bool, manual: str | None,
+               rule_seed: list[int] | None, defuser: str | None = None,
+               expert: str | None = None) -> Selection:  # fmt: skip
+    from gptnt.errors import ConfigError
+    from gptnt.suites import Selection
+
+    if (defuser is None) != (expert is None):
+        raise ConfigError("--defuser and --expert go together (one pairing); or use --players")
+    if defuser is not None and players is not None:
+        raise ConfigError("--players or --defuser/--expert, not both")
+
+    def items(text: str | None) -> list[str]:
+        return [t.strip() for t in (text or "").split(",") if t.strip()]
+
+    return Selection(
+        players=items(players) or None, only=items(only), modes=items(modes) or None,
+        repeats=repeats, limit=limit, solo=solo, no_manual=no_manual, manual=manual,
+        rule_seeds=rule_seed or None, pair=(defuser, expert) if defuser and expert else None,
+    )  # fmt: skip
+
+
+def _expand(ref: str, selection: Selection) -> tuple[Suite, list[SuiteEpisode]]:
+    from gptnt.suites import expand, load_suite
+
+    suite = load_suite(ref)
+    return suite, expand(suite, selection)
+
+
+# ----------------------------------------------------------------------------- list, show
+
+
+def suite_list() -> None:
+    """The shipped suites: episodes with their default players, modes, pairings."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from gptnt.suites import expand, load_suite, suite_names
+
+    table = Table(title="Suites (missions/suites/)")
+    for column in ("suite", "episodes", "modes", "pairings", "players"):
+        table.add_column(column, overflow="fold")
+    described = []
+    for name in suite_names():
+        suite = load_suite(name)
+        pairings = suite.pairings + (" (no manual)" if suite.no_manual else "")
+        if suite.time_factors != [1.0]:
+            pairings += ", time ×" + "/".join(f"{f:g}" for f in suite.time_factors)
+        table.add_row(name, str(len(expand(suite))), ", ".join(suite.modes), pairings,
+                      ", ".join(suite.players))  # fmt: skip
+        described.append(f"[bold]{name}[/bold]: {suite.description}")
+    console = Console()
+    console.print(table)
+    for line in described:
+        console.print(line, highlight=False)
+
+
+def suite_show(ref: SuiteRef) -> None:
+    """A suite's settings and its missions."""
+    from rich.console import Console
+
+    from gptnt.suites import expand, load_suite
+
+    suite = load_suite(ref)
+    console = Console()
+    console.print(f"[bold]{suite.name}[/bold] — {suite.description}", highlight=False)
+    for label, value in [
+        ("modes", ", ".join(suite.modes)),
+        ("pairings", suite.pairings),
+        ("players", ", ".join(suite.players)),
+        ("repeats", str(suite.repeats)),
+        ("manual", "none (no_manual)" if suite.no_manual else suite.manual),
+        ("time factors", ", ".join(f"×{f:g}" for f in suite.time_factors)),
+        ("rule seeds", ", ".join(map(str, suite.rule_seeds))),
+        ("episodes", f"{len(expand(suite))} with the default players"),
+        (f"missions ({len(suite.missions)})", " ".join(suite.missions)),
+    ]:
+        console.print(f"  [bold]{label:<15}[/bold] {value}", highlight=False)
+
+
+# ----------------------------------------------------------------------------- plan
+
+
+def _usd(value: float | None) -> str:
+    if value is None:
+        return "unknown"
+    return f"${value:,.0f}" if value >= 100 else f"${value:,.2f}"
+
+
+def _tokens(value: float) -> str:
+    for unit, size in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if value >= size:
+            return f"{value / size:.1f}{unit}"
+    return f"{value:.0f}"
+
+
+def plan_line(p: Plan) -> str:
+    """The plan in one line (``suite run`` prints it before asking)."""
+    t = p.total
+    if not p.rows:
+        return (f"{p.episodes} episodes; no model calls, no cost (scripted players only: "
+                f"{', '.join(sorted(p.scripted))})")  # fmt: skip
+    cost = _usd(t.cost)
+    if t.cost is not None:
+        cost += f" (range {_usd(t.low)}–{_usd(t.high)}), {_usd(t.cost_cached)} with prompt caching"
+    scripted = f"; scripted, free: {', '.join(sorted(p.scripted))}" if p.scripted else ""
+    unpriced = (f"; no price in configs/prices.yaml for {', '.join(sorted(p.unpriced))}"
+                if p.unpriced else "")  # fmt: skip
+    return (f"{p.episodes} episodes; ~{t.calls:,.0f} model calls; ~{_tokens(t.input)} input and "
+            f"~{_tokens(t.output)} output tokens; estimated cost {cost}{scripted}{unpriced}")  # fmt: skip
+
+
+def plan_table(p: Plan) -> Table:
+    from rich.table import Table
+
+    table = Table(title="Plan per experiment and model player")
+    for column in ("experiment", "player", "n", "calls", "input", "output", "cost (range)",
+                   "cached"):  # fmt: skip
+        table.add_column(column, justify="left" if column in ("experiment", "player") else "right")
+    for (group, player), row in sorted(p.rows.items()):
+        cost = _usd(row.cost)
+        if row.cost is not None:
+            cost += f" ({_usd(row.low)}–{_usd(row.high)})"
+        table.add_row(group, player, str(row.seats), f"{row.calls:,.0f}", _tokens(row.input),
+                      _tokens(row.output), cost, _usd(row.cost_cached))  # fmt: skip
+    table.caption = (
+        "n: seat-episodes (an episode counts once per seat a model holds, as the paper's Table "
+        "H.24 counts). cached: the cost with prompt caching. Assumptions: configs/plan.yaml; "
+        "prices: configs/prices.yaml."
+    )
+    table.caption_justify = "left"
+    return table
+
+
+def suite_plan(
+    ref: SuiteRef, players: Players = None, only: Only = None, modes: Modes = None,
+    repeats: Repeats = None, limit: Limit = None, solo: Solo = False, no_manual: NoManual = False,
+    manual: Manual = None, rule_seed: RuleSeed = None, pools: Pools = None,
+    defuser: Defuser = None, expert: Expert = None,
+) -> None:  # fmt: skip
+    """Episodes, model calls, tokens and cost per player, before anything runs."""
+    from rich.console import Console
+
+    from gptnt.suites import plan
+
+    selection = _selection(players, only, modes, repeats, limit, solo, no_manual, manual,
+                           rule_seed, defuser, expert)  # fmt: skip
+    suite, episodes = _expand(ref, selection)
+    _check_rule_seeds(episodes, pools)
+    p = plan(episodes)
+    console = Console()
+    console.print(f"[bold]suite {suite.name}[/bold]: {plan_line(p)}", highlight=False)
+    if p.rows:
+        console.print(plan_table(p))
+
+
+# ----------------------------------------------------------------------------- run
+
+
+def _check_rule_seeds(episodes: list[SuiteEpisode], pools: Path | None) -> None:
+    """Every rule seed agrees with the missions played under it and has its tables (one line
+    naming the flag otherwise); the pools file reaches every service started from here."""
+    from gptnt.cli.run import use_rule_seed
+    from gptnt.missions import get_mission
+
+    by_seed: dict[int, set[str]] = {}
+    for ep in episodes:
+        by_seed.setdefault(ep.rule_seed, set()).add(ep.mission_id)
+    for seed, missions in by_seed.items():
+        use_rule_seed(seed, pools, [get_mission(m) for m in sorted(missions)])
+
+
+def _spec(ep: SuiteEpisode) -> EpisodeSpec:
+    from services.manager import EpisodeSpec
+
+    return EpisodeSpec.make(
+        ep.mission_id, ep.mode, ep.defuser, ep.expert or ep.defuser, repeat=ep.repeat,
+        seed=ep.repeat, solo=ep.solo, no_manual=ep.no_manual, manual=ep.manual,
+        rule_seed=ep.rule_seed, time_factor=ep.time_factor, suite=ep.suite,
+    )  # fmt: skip
+
+
+def _confirm(estimate: float | None, threshold: float, yes: bool) -> None:
+    from gptnt.errors import ConfigError
+
+    if yes or (estimate is not None and estimate <= threshold):
+        return
+    why = ("the cost is unknown (a model has no price)" if estimate is None
+           else f"the estimate {_usd(estimate)} exceeds --confirm-above-usd {threshold:g}")  # fmt: skip
+    if not sys.stdin.isatty():
+        raise ConfigError(f"{why}; pass --yes to run anyway (or --max-cost-usd to cap it)")
+    if not typer.confirm(f"{why}. Run it?", default=False):
+        raise typer.Abort()
 
 
 def suite_run(
-    name: Annotated[str, typer.Argument(help="Suite name (missions/suites/<name>.json).")],
+    ref: SuiteRef,
+    players: Players = None,
+    only: Only = None,
+    modes: Modes = None,
+    repeats: Repeats = None,
+    limit: Limit = None,
+    solo: Solo = False,
+    no_manual: NoManual = False,
+    manual: Manual = None,
+    rule_seed: RuleSeed = None,
+    pools: Pools = None,
+    defuser: Defuser = None,
+    expert: Expert = None,
     games: Annotated[int, typer.Option("--games", min=1, help="Games played in parallel.")] = 2,
-    defuser: Annotated[
-        str,
-        typer.Option(
-            help="The Defuser, named as for `gptnt run --defuser`: "
-            "oracle, random, a player config, a YAML file or a provider:model string."
-        ),
-    ] = "oracle",
-    expert: Annotated[
-        str, typer.Option(help="The Expert, named as for `gptnt run --expert`.")
-    ] = "oracle",
-    only: Annotated[
-        str | None, typer.Option(help="Comma list: only these missions of the suite.")
-    ] = None,
-    modes: Annotated[
-        str | None, typer.Option(help="Comma list: only these modes (sync, async).")
-    ] = None,
-    repeats: Annotated[int, typer.Option(min=1, help="Episodes per mission and mode.")] = 1,
     retries: Annotated[
         int, typer.Option(min=0, help="Re-runs of a crashed episode before it is parked.")
     ] = 2,
+    max_cost_usd: Annotated[
+        float | None,
+        typer.Option(
+            min=0,
+            help="Budget cap: schedule no new episode once the recorded cost "
+            "reaches it (episodes already started finish).",
+        ),
+    ] = None,
+    confirm_above_usd: Annotated[
+        float, typer.Option(min=0, help="Ask before a run estimated to cost more than this.")
+    ] = 20.0,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask; run.")] = False,
+    queue_depth: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Episodes queued ahead (default --games); raise it when "
+            "`gptnt worker`s on other hosts take from the queue.",
+        ),
+    ] = None,
+    progress_every: Annotated[
+        float, typer.Option(min=0.5, help="Seconds between progress lines when output is piped.")
+    ] = 5.0,
     run_name: Annotated[
         str | None,
         typer.Option(
             "--run",
-            help="Run directory name under --out "
-            "(default: suite-<name>-<defuser>-<expert>; rerun it to resume).",
+            help="Run directory name under --out (default: "
+            "suite-<name>-<players>; rerun it to resume).",
         ),
     ] = None,
     out: Out = Path("runs"),
@@ -94,54 +340,85 @@ def suite_run(
     game: Annotated[
         str, typer.Option("--game", help="Game backend: sim, sim-process or a URL.")
     ] = "sim",
-    launch: Launch = "process",
-    rule_seed: Annotated[
-        list[int] | None,
+    launch: Annotated[
+        str,
         typer.Option(
-            "--rule-seed",
-            help="Play every mission under this rule seed (repeatable; replaces the suite's "
-            "ruleSeeds, e.g. --rule-seed 1 --rule-seed 1764 --rule-seed 90210).",
+            "--launch",
+            help="warm: each service its own process, forked from a warm "
+            "server that has the game and player stack imported (default); process: "
+            "a fresh interpreter per service; task: all in this process.",
         ),
-    ] = None,
-    pools: Annotated[
-        Path | None,
-        typer.Option(help="Rule-seed word pools file (Morse, Password) for seeds other than 1."),
-    ] = None,
+    ] = "warm",
 ) -> None:
-    """Play a suite on N parallel games; resumable; exits when every episode is done."""
+    """Plan a suite, confirm its cost, and play it on N parallel games; resumable."""
     import asyncio
+    import os
 
     from rich.console import Console
 
     from gptnt.config import GameConfig
-    from gptnt.records import Ledger
+    from gptnt.errors import ConfigError
+    from gptnt.preflight import Needs, preflight
+    from gptnt.records import Ledger, RunInfo, write_run_info
+    from gptnt.suites import plan
+    from services.bus import ENV_URL
     from services.bus import redis_url as resolve_redis
     from services.manager import EpisodeSettings, player_infos
-    from services.manager.api import EpisodeSpec, player_slug
+    from services.manager._queue import Job
+    from services.manager.api import player_slug
 
-    run = run_name or f"suite-{name}-{player_slug(defuser)}-{player_slug(expert)}"
+    if launch not in ("warm", "process", "task"):
+        raise ConfigError(f"--launch {launch!r}: use warm, process or task")
+    selection = _selection(players, only, modes, repeats, limit, solo, no_manual, manual,
+                           rule_seed, defuser, expert)  # fmt: skip
+    suite, episodes = _expand(ref, selection)
+    _check_rule_seeds(episodes, pools)
+    specs = [_spec(ep) for ep in episodes]
+    lineups = {(s.defuser, s.expert, s.solo, s.no_manual, s.manual, s.rule_seed): s for s in specs}
+    for spec in lineups.values():  # a bad player or manual fails here, before anything starts
+        player_infos(spec)
+    p = plan(episodes)
+    console = Console()
+    console.print(f"[bold]suite {suite.name}[/bold]: {plan_line(p)}", highlight=False)
+    _confirm(p.total.cost, confirm_above_usd, yes)
+    # Keys, endpoints, the game, Redis and --out: checked and probed before anything starts.
+    models = {c.config.model_dump_json(): c.config for spec in lineups.values()
+              for c in spec.lineup() if c is not None and c.config is not None}  # fmt: skip
+    preflight(Needs(players=list(models.values()), game=game,
+                    redis_url=redis_url or os.environ.get(ENV_URL), out=out))  # fmt: skip
+
+    names = list(dict.fromkeys(n for ep in episodes for n in (ep.defuser, ep.expert) if n))
+    run = run_name or f"suite-{suite.name}-{'-'.join(player_slug(n) for n in names)}"
     settings = EpisodeSettings(game=GameConfig(backend=game), launch=launch)  # type: ignore[arg-type]
-    jobs = _jobs(name, only, modes, defuser, expert, repeats, settings, run, retries,
-                 rule_seed, pools)  # fmt: skip
-    player_infos(EpisodeSpec.make("x", "sync", defuser, expert))  # bad names fail here
     run_dir = out / run
     ledger = Ledger(run_dir)
     ledger.reconcile()
-    latest = ledger.latest()
-    done = ledger.done()
+    latest, done = ledger.latest(), ledger.done()
     todo = []
-    for job in jobs:
-        if job.spec.key in done:
+    for spec in specs:
+        if spec.key in done:
             continue
-        attempt = latest[job.spec.key].attempt + 1 if job.spec.key in latest else 1
-        todo.append(
-            job.model_copy(update={"spec": job.spec.model_copy(update={"attempt": attempt})})
-        )
-    console = Console()
-    console.print(f"[bold]suite {name}[/bold]: {len(jobs)} episodes, {len(jobs) - len(todo)} "
-                  f"already done, {len(todo)} to play on {games} game(s); records in {run_dir}")  # fmt: skip
+        attempt = latest[spec.key].attempt + 1 if spec.key in latest else 1
+        todo.append(Job(run=run, spec=spec.model_copy(update={"attempt": attempt}),
+                        settings=settings, retries=retries))  # fmt: skip
+    spent = ledger.spent()
+    info = RunInfo(suite=suite.name, episodes=len(specs), estimated_cost_usd=p.total.cost,
+                   max_cost_usd=max_cost_usd, spent_usd=spent)  # fmt: skip
+    write_run_info(run_dir, info)
+    console.print(f"{len(specs) - len(todo)} already done, {len(todo)} to play on {games} "
+                  f"game(s); records in {run_dir}", highlight=False)  # fmt: skip
+    progress = Progress(total=len(todo), spent=spent, cap=max_cost_usd)
     with resolve_redis(redis_url) as url:
-        interrupted = asyncio.run(_drive(url, out, run, todo, games, console))
+        interrupted = asyncio.run(_drive(url, out, run, todo, games, queue_depth or games,
+                                         progress, console, progress_every))  # fmt: skip
+    info = info.model_copy(update={"spent_usd": progress.spent, "capped": progress.capped,
+                                   "unscheduled": progress.unscheduled})  # fmt: skip
+    write_run_info(run_dir, info)
+    if progress.capped:
+        console.print(f"[bold yellow]budget cap reached[/bold yellow]: {_usd(progress.spent)} "
+                      f"recorded of --max-cost-usd {max_cost_usd:g}; {progress.unscheduled} "
+                      "episode(s) not scheduled (rerun with a higher cap to continue)",
+                      highlight=False)  # fmt: skip
     _print_report(run_dir, console)
     _exit(run_dir, interrupted)
 
@@ -161,79 +438,156 @@ def _exit(run_dir: Path, interrupted: str) -> None:
         raise typer.Exit(ExitCode.CRASHED)
 
 
-async def _drive(
-    url: str, out: Path, run: str, todo: list[Job], games: int, console: Console
-) -> str:
+_STALL_LIMIT_S = 120.0  # wall seconds the results stream may stay unreadable before giving up
+
+
+@dataclass
+class Progress:
+    """What the suite run has seen so far; ``line`` is the piped progress line."""
+
+    total: int
+    spent: float = 0.0  # recorded cost, settled attempts plus the turns of episodes in play
+    cap: float | None = None
+    counts: dict[str, int] = field(
+        default_factory=lambda: {"solved": 0, "timeout": 0, "strikeout": 0, "crashed": 0,
+                                 "parked": 0}
+    )  # fmt: skip
+    settled: set[str] = field(default_factory=set)
+    playing: dict[str, str] = field(default_factory=dict)  # worker → episode key
+    live_cost: dict[str, float] = field(default_factory=dict)  # key → cost of turns so far
+    started: float = field(default_factory=time.monotonic)
+    capped: bool = False
+    unscheduled: int = 0
+
+    @property
+    def cost(self) -> float:
+        return self.spent + sum(self.live_cost.values())
+
+    @property
+    def over_budget(self) -> bool:
+        return self.cap is not None and self.cost >= self.cap
+
+    def eta(self) -> str:
+        done = len(self.settled)
+        if not done or done >= self.total:
+            return "–"
+        left = (time.monotonic() - self.started) / done * (self.total - done)
+        return f"{left / 60:.0f} min" if left >= 90 else f"{left:.0f} s"
+
+    def line(self) -> str:
+        c = self.counts
+        cap = f" of {self.cap:g}" if self.cap is not None else ""
+        return (f"{len(self.settled)}/{self.total} done, {c['solved']} solved, {c['timeout']} "
+                f"timeout, {c['strikeout']} strikeout, {c['crashed']} crashed, {c['parked']} "
+                f"parked, ${self.cost:.2f}{cap} spent, {time.monotonic() - self.started:.0f} s, "
+                f"ETA {self.eta()}")  # fmt: skip
+
+
+async def _drive(url: str, out: Path, run: str, todo: list[Job], games: int, depth: int,
+                 progress: Progress, console: Console, every: float) -> str:  # fmt: skip
     """Play ``todo`` on ``games`` local workers; what interrupted the run ("" if nothing).
 
     On SIGINT/SIGTERM, or when Redis goes away, the workers still end their episodes (as
     ``interrupted`` or ``crashed: redis …``) and write their summaries and ledger lines before
     this returns or raises; the run's queued episodes that were not started are removed.
+    Records that workers on other hosts ship with their results are written into the run.
     """
     import asyncio
     import contextlib
 
+    from redis.exceptions import TimeoutError as RedisTimeout
     from rich.live import Live
     from rich.table import Table
 
+    from gptnt.records import TurnEvent
     from services.bus import connect, within
     from services.manager import Interrupt
     from services.manager._queue import enqueue, purge, receive, results_key, work
 
     redis = connect(url)
-    keys = {job.spec.key for job in todo}
-    counts = {"solved": 0, "timeout": 0, "strikeout": 0, "crashed": 0, "parked": 0}
-    playing: dict[str, str] = {}
-    settled: set[str] = set()
-    started = time.monotonic()
+    pending = list(todo)
+    scheduled = 0
 
     def view() -> Table:
         table = Table.grid(padding=(0, 2))
-        elapsed = time.monotonic() - started
-        table.add_row(f"[bold]{len(settled)}/{len(keys)}[/bold] done", *(f"{k} {v}" for k, v in counts.items()),
-                      f"{elapsed:.0f} s")  # fmt: skip
-        for worker, key in sorted(playing.items()):
-            table.add_row(f"  [dim]{worker}[/dim]", key)
+        table.add_row(progress.line())
+        for worker, key in sorted(progress.playing.items()):
+            table.add_row(f"  [dim]{worker}[/dim] {key}")
         return table
+
+    def on_turn(spec: EpisodeSpec, event: TurnEvent) -> None:
+        progress.live_cost[spec.key] = progress.live_cost.get(spec.key, 0.0) + event.cost_usd
+
+    async def schedule() -> None:
+        nonlocal scheduled
+        while pending and scheduled - len(progress.settled) < depth:
+            if progress.over_budget:
+                progress.capped = True
+                progress.unscheduled = len(pending)
+                return
+            await enqueue(redis, [pending.pop(0)])
+            scheduled += 1
 
     stop = asyncio.Event()
     interrupt = Interrupt()
     interrupt.install()
     workers: list[asyncio.Task[None]] = []
+    terminal = console.is_terminal
     try:
         async with within(60, "starting the suite"):
             # Records a remote worker shipped while no suite was reading are kept first.
             for _entry_id, fields in await redis.xrange(results_key(run)):
                 receive(out / run, fields)
             await redis.delete(results_key(run))
-        await enqueue(redis, todo)
         workers = [
             asyncio.create_task(work(connect(url), url, out, name=f"{run}-game{i}", stop=stop,
-                                     interrupt=interrupt,
-                                     on_start=lambda w, j: playing.__setitem__(w, j.spec.key),
-                                     on_end=lambda w, j, s: playing.pop(w, None)))
+                                     on_turn=on_turn, interrupt=interrupt,
+                                     on_start=lambda w, j: progress.playing.__setitem__(w, j.spec.key),
+                                     on_end=lambda w, j, s: progress.playing.pop(w, None)))
             for i in range(games)
         ]  # fmt: skip
         last_id = "0"
-        with Live(view(), console=console, refresh_per_second=4) as live:
-            while len(settled) < len(keys) and not interrupt.is_set():
-                async with within(10, "reading the suite's results"):
-                    got = await redis.xread({results_key(run): last_id}, block=500)
+        last_line = time.monotonic()
+        last_read = time.monotonic()
+        live = Live(view(), console=console, refresh_per_second=4) if terminal else None
+        with live or contextlib.nullcontext():
+            await schedule()
+            while len(progress.settled) < scheduled and not interrupt.is_set():
+                try:
+                    async with within(10, "reading the suite's results"):
+                        got = await redis.xread({results_key(run): last_id}, block=500)
+                    last_read = time.monotonic()
+                except RedisTimeout:  # the loop was busy with in-process players; bounded
+                    if time.monotonic() - last_read > _STALL_LIMIT_S:
+                        raise
+                    got = None
                 for _stream, entries in got or []:
                     for entry_id, fields in entries:
                         last_id = entry_id
                         entry = receive(out / run, fields)
+                        progress.live_cost.pop(entry.episode_key, None)
+                        progress.spent += entry.cost_usd
                         if entry.status == "crashed":
-                            counts["crashed"] += 1
+                            progress.counts["crashed"] += 1
                             continue
-                        counts["parked" if entry.status == "parked" else entry.outcome] += 1
-                        settled.add(entry.episode_key)
+                        progress.counts[
+                            "parked" if entry.status == "parked" else entry.outcome
+                        ] += 1
+                        progress.settled.add(entry.episode_key)
                 for task in workers:
                     if task.done() and task.exception():
                         raise task.exception()  # type: ignore[misc]
+                await schedule()
+                if live is not None:
+                    live.update(view())
+                elif time.monotonic() - last_line >= every:
+                    last_line = time.monotonic()
+                    console.print(progress.line(), highlight=False, soft_wrap=True)
+            progress.playing.clear()
+            if live is not None:
                 live.update(view())
-            playing.clear()
-            live.update(view())
+        if live is None:
+            console.print(progress.line(), highlight=False, soft_wrap=True)
     finally:
         stop.set()
         if workers:  # bounded: each episode's own waits are
@@ -297,6 +651,9 @@ def worker(
 
 
 def register(app: typer.Typer) -> None:
+    suite_app.command("list")(suite_list)
+    suite_app.command("show")(suite_show)
+    suite_app.command("plan")(suite_plan)
     suite_app.command("run")(suite_run)
     app.add_typer(suite_app, name="suite")
     app.command("worker")(worker)

@@ -1,4 +1,5 @@
-"""Scripted players: the privileged oracle pair, the random Defuser and the idle Expert.
+"""Scripted players: the privileged oracle pair, random Defuser and Expert, the idle Expert, and
+the oracle alone (``OracleSolo``: the oracle Defuser with the oracle Expert's rules in its head).
 
 They are *not* models and are labelled so everywhere (``PlayerInfo.kind == "scripted"``). They
 implement the same ``Policy`` interface (``gptnt.players.policy``) a model policy does: one call
@@ -177,9 +178,7 @@ class OracleDefuser:
         margin = self.async_margin_s if mode == "async" else 0.0
         when = step.when if isinstance(step, Press | Release) else None
         if when is not None and not (when.holds(remaining) and when.holds(remaining - margin)):
-            return _wait(
-                f"The timer shows {timer_text(remaining)}; waiting until {_moment(when)}."
-            )
+            return _wait(f"The timer shows {timer_text(remaining)}; waiting until {_moment(when)}.")
         if isinstance(step, Release):
             self._steps.pop(0)
             return Decision(InteractGame(action="release"), f"Releasing: {_moment(step.when)}.")
@@ -263,7 +262,37 @@ def _step_json(step: Step) -> dict[str, object]:
     return _STEP.dump_python(step, mode="json", exclude_none=True)  # type: ignore[no-any-return]
 
 
+@dataclass
+class OracleSolo:
+    """The oracle alone with the bomb (the paper's single-agent setting, §10.2): it describes
+    the module to an ``OracleExpert`` of its own and acts on the answer in the same turn."""
+
+    name: str = "oracle"
+    privileged: bool = True
+    rules: Ruleset = field(default_factory=lambda: ruleset(1))
+    _defuser: OracleDefuser = field(default_factory=OracleDefuser)
+    _expert: OracleExpert = field(init=False)
+
+    def __post_init__(self) -> None:
+        self._expert = OracleExpert(rules=self.rules)
+
+    async def decide(self, turn: TurnInput) -> Decision:
+        decision = await self._defuser.decide(turn)
+        if not isinstance(decision.action, SendMessage):
+            return decision
+        asked = decision.action.message
+        answer = await self._expert.decide(
+            TurnInput(role="expert", turn=turn.turn, mode=turn.mode, messages=[asked])
+        )
+        said = answer.action.message if isinstance(answer.action, SendMessage) else ""
+        return await self._defuser.decide(
+            TurnInput(role=turn.role, turn=turn.turn, mode=turn.mode, messages=[said],
+                      observation=turn.observation)
+        )  # fmt: skip
+
+
 # ---------------------------------------------------------------------------- random, idle
+
 
 def episode_seed(mission_id: str, seed: int, repeat: int) -> int:
     """One 64-bit seed per (mission, seed, repeat): the seed of a scripted policy's randomness.
@@ -315,6 +344,26 @@ class RandomDefuser:
 
 
 @dataclass
+class RandomExpert:
+    """A random Expert, uniform over its two action kinds: wait, or tell the Defuser to press a
+    random one of the set-of-marks letters (which it never sees)."""
+
+    seed: int = 0
+    name: str = "random"
+    privileged: bool = False
+    _rng: random.Random = field(init=False)
+
+    def __post_init__(self) -> None:
+        self._rng = random.Random(f"random-expert:{self.seed}")
+
+    async def decide(self, turn: TurnInput) -> Decision:
+        if self._rng.random() < 0.5:
+            return _wait("random: wait")
+        text = f"Press {self._rng.choice('ABCDEFGHIJKL')}."
+        return Decision(SendMessage(message=text), f"random: {text}")
+
+
+@dataclass
 class IdleExpert:
     """An Expert that never says anything (a baseline for the Defuser alone)."""
 
@@ -329,21 +378,26 @@ class IdleExpert:
 
 SCRIPTED: dict[Role, dict[str, type]] = {
     "defuser": {"oracle": OracleDefuser, "random": RandomDefuser},
-    "expert": {"oracle": OracleExpert, "idle": IdleExpert},
+    "expert": {"oracle": OracleExpert, "idle": IdleExpert, "random": RandomExpert},
 }
 
 
-def scripted_policy(role: Role, name: str, *, seed: int = 0, rule_seed: int = 1) -> Policy:
-    """The scripted policy ``name`` for ``role``; ``PlayerConfigError`` names the choices."""
+def scripted_policy(
+    role: Role, name: str, *, seed: int = 0, solo: bool = False, rule_seed: int = 1
+) -> Policy:
+    """The scripted policy ``name`` for ``role`` (``solo``: alone with the bomb);
+    ``PlayerConfigError`` names the choices."""
     from gptnt.errors import PlayerConfigError
 
+    if solo and (role, name) == ("defuser", "oracle"):
+        return OracleSolo(rules=ruleset(rule_seed))
     kinds = SCRIPTED[role]
     if name not in kinds:
         raise PlayerConfigError(
             f"--{role} {name!r}: no such scripted {role}; use one of {', '.join(kinds)}"
         )
     cls = kinds[name]
-    if cls is RandomDefuser:
+    if cls in (RandomDefuser, RandomExpert):
         return cls(seed=seed)
     if cls is OracleExpert:
         return cls(rules=ruleset(rule_seed))

@@ -3,7 +3,7 @@
 A player reference is, in this order of lookup:
 
 1. a scripted policy name for the role (Defuser: ``oracle``, ``random``; Expert: ``oracle``,
-   ``idle``);
+   ``idle``, ``random``; alone with the bomb: ``oracle``, ``random``);
 2. a player config name in ``configs/players/`` (``claude-sonnet-4-6``);
 3. the path of a YAML player config (``my/player.yaml``);
 4. a pydantic-ai model string (``anthropic:claude-sonnet-4-6``), with the paper's defaults.
@@ -32,9 +32,14 @@ from gptnt.protocol import Mode, Role
 
 SCRIPTED_NAMES: dict[Role, tuple[str, ...]] = {
     "defuser": ("oracle", "random"),
-    "expert": ("oracle", "idle"),
+    "expert": ("oracle", "idle", "random"),
 }
 """Scripted policies per role (kept in step with ``scripted.SCRIPTED``; a test checks)."""
+
+SOLO_SEATS: tuple[Seat, ...] = ("solo", "solo-no-manual")
+SCRIPTED_SOLO = ("oracle", "random")
+"""Scripted players that can sit alone with the bomb (the paper's random baseline of Table 11 is
+the random one; the oracle has the rules in its head)."""
 
 GENERATED = "generated"
 
@@ -95,6 +100,8 @@ def resolve_seat(
     """
     if ref in SCRIPTED_NAMES[role] and seat in (None, role):
         return SeatChoice(role=role, ref=ref, kind="scripted", rule_seed=rule_seed)
+    if role == "defuser" and ref in SCRIPTED_SOLO and seat in SOLO_SEATS:
+        return SeatChoice(role=role, ref=ref, kind="scripted", seat=seat, rule_seed=rule_seed)
     config = _model_config(role, ref, configs_dir, solo=seat not in (None, role))
     seat = seat or role
     choice = SeatChoice(
@@ -162,7 +169,10 @@ def build_policy(
     from gptnt.players.scripted import scripted_policy
 
     if choice.kind == "scripted":
-        return scripted_policy(choice.role, choice.ref, seed=seed, rule_seed=choice.rule_seed)
+        solo = choice.seat in SOLO_SEATS
+        return scripted_policy(
+            choice.role, choice.ref, seed=seed, solo=solo, rule_seed=choice.rule_seed
+        )
     from gptnt.players.model import ModelPolicy
 
     assert choice.config is not None and choice.seat is not None

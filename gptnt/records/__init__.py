@@ -19,9 +19,11 @@ from gptnt.records._episode import (
 from gptnt.records._harness import harness
 from gptnt.records._ledger import EPISODES, LEDGER, Ledger, LedgerEntry, Status, episode_dir
 from gptnt.records._outcome import TIMER_TOLERANCE_S, classify
+from gptnt.records._run import RUN_FILE, RunInfo, read_run_info, write_run_info
 from gptnt.records._schema import (
     READABLE_VERSIONS,
     SCHEMA_VERSION,
+    Conditions,
     EpisodeEnded,
     EpisodeOutcome,
     EpisodeStarted,
@@ -45,8 +47,10 @@ __all__ = [
     "EPISODES",
     "LEDGER",
     "READABLE_VERSIONS",
+    "RUN_FILE",
     "SCHEMA_VERSION",
     "TIMER_TOLERANCE_S",
+    "Conditions",
     "EpisodeEnded",
     "EpisodeOutcome",
     "EpisodeStarted",
@@ -63,6 +67,7 @@ __all__ = [
     "PlayerSettings",
     "ProviderFault",
     "RecordedAction",
+    "RunInfo",
     "ShownImage",
     "Status",
     "Summary",
@@ -74,8 +79,10 @@ __all__ = [
     "harness",
     "pack",
     "read_events",
+    "read_run_info",
     "read_summary",
     "store_png",
     "unpack",
     "write_atomic",
+    "write_run_info",
 ]

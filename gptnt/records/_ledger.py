@@ -39,6 +39,7 @@ class LedgerEntry(BaseModel):
     status: Status
     outcome: EpisodeOutcome
     reason: str = ""
+    cost_usd: float = 0.0  # what the attempt's model calls cost
     episode_dir: str  # relative to the run directory
     at: float  # wall-clock unix seconds
 
@@ -92,6 +93,10 @@ class Ledger:
             if e.status != "interrupted" and read_summary(self.run_dir / e.episode_dir) is None
         ]  # fmt: skip
 
+    def spent(self) -> float:
+        """The recorded cost of every attempt so far, crashed ones included."""
+        return sum(e.cost_usd for e in self.entries())
+
     def attempts(self, episode_key: str) -> int:
         return sum(1 for e in self.entries() if e.episode_key == episode_key)
 
@@ -120,6 +125,7 @@ class Ledger:
                     status=_STATUS_OF.get(summary.outcome, "finished"),
                     outcome=summary.outcome,
                     reason=summary.reason,
+                    cost_usd=summary.cost_usd,
                     episode_dir=str(summary_dir.relative_to(self.run_dir)),
                     at=summary.ended_at or time.time(),
                 )

@@ -90,6 +90,21 @@ class RecordedAction(_Record):
     message: str | None = None  # send_message: the text sent
 
 
+class Conditions(_Record):
+    """Every setting that distinguishes an episode of a run, so analysis can group by it."""
+
+    suite: str | None = None  # the suite it was played in
+    repeat: int = 0
+    seed: int = 0  # the players' own randomness
+    solo: bool = False  # one player alone with the bomb (paper §10.2)
+    no_manual: bool = False  # solo without the manual
+    manual: str = "generated"  # the manual source an Expert / solo model read
+    rule_seed: int = 1
+    time_factor: float = 1.0  # the mission's time limit scaled by this
+    time_limit: int  # game seconds on the clock at the start, as played
+    pairing: str  # "defuser/expert" or "solo:player"
+
+
 class EpisodeStarted(_Record):
     kind: Literal["episode_started"] = "episode_started"
     schema_version: int = SCHEMA_VERSION
@@ -99,6 +114,7 @@ class EpisodeStarted(_Record):
     players: list[PlayerInfo]
     mission: str  # the MissionConfig as JSON (exactly what /startmission got)
     rule_seed: int = 1  # the rule seed game, manual and oracle shared (1 = the v1 manual)
+    conditions: Conditions | None = None
     at: float
     harness: Harness | None = None  # None in version 1 records
 
@@ -198,6 +214,7 @@ class Summary(_Record):
     messages: dict[str, int] = Field(default_factory=dict)  # messages sent per role
     tokens: Tokens = Field(default_factory=Tokens)
     cost_usd: float = 0.0
+    conditions: Conditions | None = None
     started_at: float
     ended_at: float
 

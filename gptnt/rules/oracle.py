@@ -56,9 +56,7 @@ def solve(
     if module.is_solved:
         return []
     rules = rule_file(module.name)
-    return rules.solve(
-        module, edgework, rules.tables(ruleset), strikes=strikes, history=history
-    )
+    return rules.solve(module, edgework, rules.tables(ruleset), strikes=strikes, history=history)
 
 
 def mistakes(
@@ -73,9 +71,7 @@ def mistakes(
     if module.is_solved:
         return []
     rules = rule_file(module.name)
-    return rules.mistakes(
-        module, edgework, rules.tables(ruleset), strikes=strikes, history=history
-    )
+    return rules.mistakes(module, edgework, rules.tables(ruleset), strikes=strikes, history=history)
 
 
 def record(module: ModuleState, step: Step, history: Sequence[object]) -> list[object]:

@@ -9,25 +9,33 @@ failure coding of every loss from the record. See ``docs/sanzaru.md``.
 
 from gptnt.sanzaru._bomb import FAMILIES, Bomb, Variant, generate, instances, variant, variants
 from gptnt.sanzaru._game import Episode
+from gptnt.sanzaru._judge import JUDGED_MODES, Judgement, judge
 from gptnt.sanzaru._report import KEYS, failure_table, lines
+from gptnt.sanzaru._report import figures as report_figures
+from gptnt.sanzaru._report import tables as report_tables
 from gptnt.sanzaru._run import Summary, Team, play, read_summaries, suite
 from gptnt.sanzaru._teams import HINTS
 
 __all__ = [
     "FAMILIES",
     "HINTS",
+    "JUDGED_MODES",
     "KEYS",
     "Bomb",
     "Episode",
+    "Judgement",
     "Summary",
     "Team",
     "Variant",
     "failure_table",
     "generate",
     "instances",
+    "judge",
     "lines",
     "play",
     "read_summaries",
+    "report_figures",
+    "report_tables",
     "suite",
     "variant",
     "variants",

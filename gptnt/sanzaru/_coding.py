@@ -67,7 +67,11 @@ def code_loss(episode: Episode, events: list[dict[str, Any]]) -> Coded:
     if late:
         flags.append("wrong_round")
     coded_speech = " ".join(e.get("text", "") for e in delivered if e["call"] == "speak")
-    if mute_gestures and to_blind and not re.search(r"=|mean|code|stands for", coded_speech, re.IGNORECASE):
+    if (
+        mute_gestures
+        and to_blind
+        and not re.search(r"=|mean|code|stands for", coded_speech, re.IGNORECASE)
+    ):
         flags.append("assumed_meaning")
 
     if episode.outcome == "timed_out":

@@ -52,6 +52,9 @@ class Summary(BaseModel):
     failure_mode: str | None = None
     failure_flags: tuple[str, ...] = ()
     coded_by: str | None = None
+    """Who decided ``failure_mode``: ``ground_truth``, ``heuristic`` or ``judge:<model>``."""
+    heuristic_mode: str | None = None
+    """The coder's guess, kept when a model judge (``gptnt sanzaru judge``) replaced it."""
     cost_usd: float | None = None
     error: str | None = None
 
@@ -126,6 +129,11 @@ def _write(folder: Path, events: list[dict[str, Any]], summary: Summary) -> None
     with (folder / "events.jsonl").open("w", encoding="utf-8") as f:
         for e in events:
             f.write(json.dumps(e, ensure_ascii=False, default=str) + "\n")
+    write_summary(folder, summary)
+
+
+def write_summary(folder: Path, summary: Summary) -> None:
+    """``summary.json``, written atomically (last, so a summary means the episode is over)."""
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".summary.")
     with os.fdopen(fd, "w") as f:
         f.write(summary.model_dump_json(indent=2))

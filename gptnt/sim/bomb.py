@@ -43,7 +43,6 @@ NEEDS_TIMER: frozenset[str] = frozenset(spec.name for spec in KINDS if spec.need
 NEEDY_KINDS: frozenset[str] = frozenset({"NeedyVentGas", "NeedyCapacitor", "NeedyKnob"})
 
 
-
 @dataclass(frozen=True)
 class BombSpec:
     """What a bomb is generated from (the generation-relevant part of a mission)."""

@@ -15,11 +15,14 @@ Replay rules (``Replay``, served by ``create_stub_app``):
 - A divergent request gets **409** with a body naming the expected and the received request,
   and a warning in the log; the replay position does not move, so the expected request still
   succeeds afterwards.
-- ``/health`` is answered at any time without moving the position: with the latest ``/health``
-  response recorded *before the next expected request* (after the last request, the latest one
-  in the recording; if none was recorded that early, the first one recorded). So a client may
-  poll as often or as rarely as it likes and sees the state the game had reached when the
-  recorded client made its next call. Request numbers in 409 bodies do not count ``/health``.
+- The read-only routes (``/health``, ``/state``, ``/buffer``, ``/old-buffer``, ``/modules``)
+  are answered at any time without moving the position: with the latest response to the same
+  request recorded *before the next expected request* (after the last request, the latest one
+  in the recording). So a client may poll as often or as rarely as it likes and sees the state
+  the game had reached when the recorded client made its next call: a harness whose polling
+  follows the wall clock replays a paused (sync) session exactly. ``/health`` falls back to the
+  first one recorded; a read-only request never recorded that early is divergent. Request
+  numbers in 409 bodies count only the other, positional, requests.
 - ``OPTIONS`` (CORS preflight) is answered with an empty 200, as by the simulator.
 - After the last exchange every other request is divergent (409).
 """
@@ -77,6 +80,8 @@ _TRANSFER_HEADERS = frozenset({"content-length", "content-encoding", "transfer-e
 # Query parameters that legitimately differ between the recorded run and the replayed one.
 VOLATILE_PARAMS = frozenset({"sessionId"})
 HEALTH = "/health"
+# Routes that read the game without changing it: replayed by request, not by position.
+READ_ONLY = frozenset({HEALTH, "/state", "/buffer", "/old-buffer", "/modules"})
 
 
 class RecordingInfo(BaseModel):
@@ -222,15 +227,13 @@ class Replay:
 
     def __init__(self, recording: Recording) -> None:
         self._steps: list[Exchange] = []
-        self._health_before: list[Exchange | None] = []
-        latest_health: Exchange | None = None
+        # request key → [(positional requests before it, exchange)], in recording order
+        self._reads: dict[RequestKey, list[tuple[int, Exchange]]] = {}
         for ex in recording.exchanges:
-            if ex.path == HEALTH:
-                latest_health = ex
+            if ex.path in READ_ONLY:
+                self._reads.setdefault(request_key(ex.target), []).append((len(self._steps), ex))
             else:
                 self._steps.append(ex)
-                self._health_before.append(latest_health)
-        self._final_health = latest_health
         self.position = 0
 
     @property
@@ -240,34 +243,65 @@ class Replay:
     def answer(self, method: str, target: str) -> ReplayAnswer:
         if method == "OPTIONS":
             return ReplayAnswer(200, {}, b"")
-        if _route(target) == HEALTH:
-            return self._health()
-        if self.finished:
-            return self._diverged(method, target, "the end of the recording")
-        expected = self._steps[self.position]
-        if request_key(expected.target) != request_key(target):
-            return self._diverged(method, target, f"{expected.method} {expected.target}")
+        if _route(target) in READ_ONLY:
+            return self._read(method, target)
+        expected = self._expected()
+        if self.finished or request_key(expected.target) != request_key(target):
+            return self._diverged(method, target)
         self.position += 1
         return ReplayAnswer(expected.status, dict(expected.headers), expected.body)
 
-    def _health(self) -> ReplayAnswer:
-        recorded = (
-            self._final_health if self.finished else self._health_before[self.position]
-        ) or self._first_health()
-        if recorded is None:
-            return ReplayAnswer(409, {}, b"Replay: the recording holds no /health exchange.")
-        return ReplayAnswer(recorded.status, dict(recorded.headers), recorded.body)
+    def _expected(self) -> Exchange:
+        return (
+            self._steps[min(self.position, len(self._steps) - 1)]
+            if self._steps
+            else Exchange(index=0, method="", target="", status=0)
+        )
 
-    def _first_health(self) -> Exchange | None:
-        return next((h for h in self._health_before if h is not None), self._final_health)
+    def _read(self, method: str, target: str) -> ReplayAnswer:
+        recorded = self._reads.get(request_key(target), [])
+        before = [ex for steps, ex in recorded if steps <= self.position]
+        if before:
+            chosen: Exchange | None = before[-1]
+        elif _route(target) == HEALTH and recorded:
+            chosen = recorded[0][1]
+        else:
+            chosen = None
+        if chosen is None:
+            if _route(target) == HEALTH:
+                return ReplayAnswer(409, {}, b"Replay: the recording holds no /health exchange.")
+            return self._diverged(method, target)
+        return ReplayAnswer(chosen.status, dict(chosen.headers), chosen.body)
 
-    def _diverged(self, method: str, target: str, expected: str) -> ReplayAnswer:
+    def _diverged(self, method: str, target: str) -> ReplayAnswer:
+        if self.finished:
+            expected, received = "the end of the recording", f"{method} {target}"
+        else:
+            wanted = self._expected()
+            expected, received = _difference(wanted.method, wanted.target, method, target)
         message = (
             f"Replay diverged at request #{self.position + 1}: expected {expected}, "
-            f"received {method} {target}"
+            f"received {received}"
         )
         log.warning(message)
         return ReplayAnswer(409, {"content-type": "text/plain; charset=utf-8"}, message.encode())
+
+
+def _difference(expected_method: str, expected: str, method: str, received: str) -> tuple[str, str]:
+    """Both requests, short enough for one line: on the same route only the query parameters
+    that differ (``sessionId`` aside), else the whole targets."""
+    route, want = request_key(expected)
+    got_route, got = request_key(received)
+    if route != got_route:
+        return f"{expected_method} {expected}", f"{method} {received}"
+    a, b = dict(want), dict(got)
+    keys = sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
+
+    def query(target: str) -> str:
+        raw = dict(parse_qsl(urlsplit(target).query, keep_blank_values=True))
+        return "&".join(f"{k}={raw[k]}" for k in keys if k in raw) or "(none)"
+
+    return f"{expected_method} {route}?{query(expected)}", f"{method} {route}?{query(received)}"
 
 
 class _ReplayEndpoint:

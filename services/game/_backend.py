@@ -13,6 +13,7 @@ import os
 import secrets
 import sys
 import time
+from typing import TYPE_CHECKING
 
 import httpx
 
@@ -20,6 +21,9 @@ from gptnt.config import GameConfig
 from gptnt.errors import GptntError, ProtocolError
 from gptnt.protocol.client import TOKEN_ENV, GameClient
 from services.bus._server import die_with_parent, free_port
+
+if TYPE_CHECKING:
+    from gptnt.sim.recording import RecordingTransport
 
 SIM = "sim"  # the simulator inside the service process (fastest; the default)
 SIM_PROCESS = "sim-process"  # the simulator as its own `gptnt sim serve` process
@@ -40,6 +44,7 @@ class Backend:
         self.spec = spec
         self._proc: asyncio.subprocess.Process | None = None
         self.client: GameClient | None = None
+        self._recorder: RecordingTransport | None = None
 
     async def open(self, *, timeout_s: float = 30.0) -> GameClient:
         spec = self.spec
@@ -49,7 +54,7 @@ class Backend:
             from gptnt.sim.server import create_app
 
             game = Game(width=spec.width, height=spec.height, ruleset=ruleset(spec.rule_seed))
-            transport = httpx.ASGITransport(app=create_app(game))
+            transport = self._recorded(httpx.ASGITransport(app=create_app(game)))
             self.client = GameClient(
                 "http://sim.invalid", deadlines=deadlines(spec), transport=transport
             )
@@ -64,11 +69,18 @@ class Backend:
                 preexec_fn=die_with_parent, start_new_session=True,
             )  # fmt: skip
             self.client = GameClient(
-                f"http://127.0.0.1:{port}", deadlines=deadlines(spec), token=token
+                f"http://127.0.0.1:{port}",
+                deadlines=deadlines(spec),
+                transport=self._recorded(httpx.AsyncHTTPTransport()),
+                token=token,
             )
         else:
-            token = os.environ.get(TOKEN_ENV) or None
-            self.client = GameClient(spec.backend, deadlines=deadlines(spec), token=token)
+            self.client = GameClient(
+                spec.backend,
+                deadlines=deadlines(spec),
+                transport=self._recorded(httpx.AsyncHTTPTransport()),
+                token=os.environ.get(TOKEN_ENV) or None,
+            )
         await self._wait_healthy(timeout_s)
         return self.client
 
@@ -92,10 +104,31 @@ class Backend:
                     ) from None
                 await asyncio.sleep(0.1)
 
+    def _recorded(self, transport: httpx.AsyncBaseTransport) -> httpx.AsyncBaseTransport:
+        """``transport``, keeping every exchange when the game section asks for a recording."""
+        if self.spec.record is None:
+            return transport
+        from gptnt.sim.recording import RecordingTransport
+
+        self._recorder = RecordingTransport(transport)
+        return self._recorder
+
     async def close(self) -> None:
         if self.client is not None:
             with contextlib.suppress(GptntError, httpx.HTTPError):
                 await self.client.aclose()
+        if self._recorder is not None and self.spec.record is not None:
+            from pathlib import Path
+
+            from gptnt.sim.recording import new_recording, write_recording
+
+            note = f"gptnt run, rule seed {self.spec.rule_seed}"
+            exchanges = self._recorder.exchanges
+            write_recording(
+                Path(self.spec.record),
+                new_recording(exchanges, source=self.spec.backend, note=note),
+            )
+            self._recorder = None
         if self._proc is not None and self._proc.returncode is None:
             self._proc.terminate()
             try:

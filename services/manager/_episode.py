@@ -37,6 +37,7 @@ from gptnt.players.config import PlayerConfig
 from gptnt.players.seats import SeatChoice, prompt_hash
 from gptnt.protocol import BombState
 from gptnt.records import (
+    Conditions,
     EpisodeEnded,
     EpisodeOutcome,
     EpisodeStarted,
@@ -56,6 +57,7 @@ from gptnt.records import (
     harness,
 )
 from services.bus import (
+    ENV_URL,
     REDIS_DOWN,
     EventStream,
     GameKeys,
@@ -73,6 +75,7 @@ from services.game import GameService
 from services.game import api as game_api
 from services.manager._faults import ProviderWatch
 from services.manager._launch import Handle, ProcessHandle, TaskHandle
+from services.manager._warm import WarmHandle, warm_server
 from services.manager.api import SCRIPTED_TURN_S, EpisodeSettings, EpisodeSpec
 from services.player import PlayerService, make_policy
 from services.player import api as player_api
@@ -162,7 +165,7 @@ class Episode:
     ) -> None:
         self.spec = spec
         self.settings = settings
-        self.mission = mission or get_mission(spec.mission_id)
+        self.mission = _scaled(mission or get_mission(spec.mission_id), spec.time_factor)
         self.keys = GameKeys(uuid.uuid4().hex[:12])
         self.dir = episode_dir(run_dir, spec.key, spec.attempt)
         self._admin_url = admin_url
@@ -202,7 +205,8 @@ class Episode:
             EpisodeStarted(
                 episode_id=self.dir.name, mission_id=self.mission.id, mode=self.spec.mode,
                 players=players, mission=self.mission.config.model_dump_json(by_alias=True),
-                rule_seed=self.spec.rule_seed, at=started, harness=harness(),
+                rule_seed=self.spec.rule_seed, conditions=self._conditions(), at=started,
+                harness=harness(),
             )
         )  # fmt: skip
         limit = self.settings.wall_limit_s or 3 * self.mission.config.time_limit + 120
@@ -249,7 +253,11 @@ class Episode:
         """Play, racing a watchdog that raises as soon as a service dies, and the interrupt."""
         async with within(_REDIS_S, "creating the game's users"):
             creds = await create_users(self._admin, self.keys)
-        self._launch({name: c.url(self._admin_url) for name, c in creds.items()})
+        users = {name: c.url(self._admin_url) for name, c in creds.items()}
+        if self.settings.launch == "warm":
+            await self._launch_warm(users)
+        else:
+            self._launch(users)
         play = asyncio.create_task(self._play())
         watch = asyncio.create_task(self._watch())
         stop = asyncio.create_task(self._interrupt.wait())
@@ -273,6 +281,9 @@ class Episode:
             watch.result()  # raises the watchdog's EpisodeError
         raise EpisodeError("the watchdog stopped without a reason")
 
+    def _conditions(self) -> Conditions:
+        return self.spec.conditions(self.mission.config.time_limit)
+
     @property
     def _step_seconds(self) -> float:
         """Game seconds per sync ``/timestep``: the mission's ``timeStepSize`` (the game applies
@@ -285,25 +296,44 @@ class Episode:
 
     # ------------------------------------------------------------------ services
 
+    def _process_args(self, users: dict[str, str]) -> list[tuple[Service, list[str], str, Path]]:
+        """(service, command-line arguments, its user's URL, log file) of each service."""
+        gid = self.keys.game_id
+        logs = self.dir / "logs"
+        # The game section, whole, with this episode's rule seed (the same value either way).
+        game = self.settings.game.model_copy(update={"rule_seed": self.spec.rule_seed})
+        return [
+            ("game", ["--game-id", gid, "--config", game.model_dump_json()], users["game"],
+             logs / "game.log"),
+            *((c.role, ["--game-id", gid, "--role", c.role, "--player", c.model_dump_json(),
+                        "--seed", str(self.spec.policy_seed), "--step-seconds",
+                        str(self._step_seconds), "--mode", self.spec.mode, "--episode-dir",
+                        str(self.dir)], users[c.role], logs / f"{c.role}.log")
+              for c in self._lineup),
+        ]  # fmt: skip
+
+    async def _launch_warm(self, users: dict[str, str]) -> None:
+        """Fork the services from this process's warm server (``services.manager._warm``)."""
+        server = warm_server()
+        self._handles = []
+        for name, args, url, log in self._process_args(users):
+            log.parent.mkdir(parents=True, exist_ok=True)
+            env = {ENV_URL: url, "PYTHONUNBUFFERED": "1"}
+            pid = await server.spawn("game" if name == "game" else "player", args, env, log)
+            self._handles.append(WarmHandle(server, name, pid, log))
+
     def _launch(self, users: dict[str, str]) -> None:
         """Start the services, each connecting as its own ACL user (``users``: their URLs)."""
         s = self.settings
-        gid = self.keys.game_id
         # The game section, whole, with this episode's rule seed (the same value either way).
         game = s.game.model_copy(update={"rule_seed": self.spec.rule_seed})
         if s.launch == "process":
-            logs = self.dir / "logs"
             self._handles = [
-                ProcessHandle("game", ["--game-id", gid, "--config", game.model_dump_json()],
-                              users["game"], logs / "game.log"),
-                *(ProcessHandle(c.role, ["--game-id", gid, "--role", c.role, "--player",
-                                c.model_dump_json(), "--seed", str(self.spec.policy_seed),
-                                "--step-seconds", str(self._step_seconds), "--mode",
-                                self.spec.mode, "--episode-dir", str(self.dir)], users[c.role],
-                                logs / f"{c.role}.log")
-                  for c in self._lineup),
-            ]  # fmt: skip
+                ProcessHandle(name, args, url, log)
+                for name, args, url, log in self._process_args(users)
+            ]
             return
+
         def player(choice: SeatChoice) -> Callable[[aioredis.Redis], Awaitable[None]]:
             policy = make_policy(
                 choice, mode=self.spec.mode, seed=self.spec.policy_seed,
@@ -551,8 +581,21 @@ class Episode:
             strikes=len(final.strikes) if final else 0, time_limit=limit,
             game_time_used=None if remaining is None else limit - remaining,
             turns=dict(self._turns), messages=dict(self._messages), tokens=self._tokens,
-            cost_usd=self._cost, started_at=started, ended_at=ended,
+            cost_usd=self._cost, conditions=self._conditions(), started_at=started,
+            ended_at=ended,
         )  # fmt: skip
+
+
+def _scaled(mission: Mission, factor: float) -> Mission:
+    """The mission with its time limit scaled (the parametric time-limit suites)."""
+    if factor == 1:
+        return mission
+    config = mission.config
+    limit = max(1, round(config.time_limit * factor))
+    scaled = type(config).model_validate(
+        {**config.model_dump(), "time_limit": limit, "needy_time": min(config.needy_time, limit)}
+    )
+    return mission.model_copy(update={"config": scaled})
 
 
 class _Interrupted(Exception):
@@ -587,8 +630,8 @@ async def play_episode(
     ledger.append(
         LedgerEntry(
             episode_key=spec.key, attempt=spec.attempt, status=status, outcome=summary.outcome,
-            reason=summary.reason, episode_dir=str(episode.dir.relative_to(run_dir)),
-            at=time.time(),
+            reason=summary.reason, cost_usd=summary.cost_usd,
+            episode_dir=str(episode.dir.relative_to(run_dir)), at=time.time(),
         )
     )  # fmt: skip
     return summary

@@ -22,7 +22,7 @@ import redis.asyncio as aioredis
 from services.bus import ENV_URL, Service, connect
 from services.bus._server import die_with_parent
 
-Launch = Literal["process", "task"]
+Launch = Literal["process", "warm", "task"]
 
 
 class Handle(Protocol):

@@ -16,8 +16,9 @@ from gptnt.config import GameConfig, TimingConfig
 from gptnt.players.scripted import episode_seed
 from gptnt.players.seats import SeatChoice, resolve_lineup
 from gptnt.protocol import Mode
+from gptnt.records import Conditions
 
-Launch = Literal["process", "task"]
+Launch = Literal["process", "warm", "task"]
 
 
 class EpisodeSpec(BaseModel):
@@ -40,23 +41,27 @@ class EpisodeSpec(BaseModel):
     manual: str = "generated"  # the manual a model Expert / solo model reads: generated or a dir
     seed: int = 0  # seed of the policies' own randomness (the bomb's seed is the mission's)
     repeat: int = Field(default=0, ge=0)  # which repeat of the mission this is (in ``key`` too)
-    rule_seed: int = 1  # the rules of game, manual and oracle (1 = the v1 manual)
+    rule_seed: int = Field(default=1, ge=1)  # the game's rules and the manual (1 = vanilla)
+    time_factor: float = Field(default=1.0, gt=0)  # the mission's time limit scaled by this
+    suite: str | None = None  # the suite the episode belongs to, if any
     attempt: int = Field(default=1, ge=1)
 
     @classmethod
     def make(cls, mission_id: str, mode: Mode, defuser: str = "oracle", expert: str = "oracle",
              *, repeat: int = 0, seed: int = 0, attempt: int = 1, solo: bool = False,
-             no_manual: bool = False, manual: str = "generated",
-             rule_seed: int = 1) -> EpisodeSpec:  # fmt: skip
+             no_manual: bool = False, manual: str = "generated", rule_seed: int = 1,
+             time_factor: float = 1.0, suite: str | None = None) -> EpisodeSpec:  # fmt: skip
         players = (
             f"solo-{player_slug(defuser)}{'-nomanual' if no_manual else ''}" if solo
             else f"{player_slug(defuser)}-{player_slug(expert)}"
         )  # fmt: skip
-        rules = "" if rule_seed == 1 else f".rs{rule_seed}"
-        key = f"{mission_id}.{mode}.{players}{rules}.r{repeat}"
+        variant = (f".t{time_factor:g}" if time_factor != 1 else "") + (
+            f".rs{rule_seed}" if rule_seed != 1 else ""
+        )
+        key = f"{mission_id}.{mode}.{players}{variant}.r{repeat}"
         return cls(key=key, mission_id=mission_id, mode=mode, defuser=defuser, expert=expert,
                    seed=seed, repeat=repeat, attempt=attempt, solo=solo, no_manual=no_manual,
-                   manual=manual, rule_seed=rule_seed)  # fmt: skip
+                   manual=manual, rule_seed=rule_seed, time_factor=time_factor, suite=suite)  # fmt: skip
 
     @property
     def policy_seed(self) -> int:
@@ -69,8 +74,18 @@ class EpisodeSpec(BaseModel):
         if self.solo:
             return resolve_lineup(None, None, solo=self.defuser, manual=self.manual,
                                   no_manual=self.no_manual, rule_seed=self.rule_seed)  # fmt: skip
-        return resolve_lineup(self.defuser, self.expert, manual=self.manual,
-                              rule_seed=self.rule_seed)  # fmt: skip
+        return resolve_lineup(
+            self.defuser, self.expert, manual=self.manual, rule_seed=self.rule_seed
+        )
+
+    def conditions(self, time_limit: int) -> Conditions:
+        """What distinguishes this episode, for its record (``time_limit`` as played)."""
+        return Conditions(
+            suite=self.suite, repeat=self.repeat, seed=self.seed, solo=self.solo,
+            no_manual=self.no_manual, manual=self.manual, rule_seed=self.rule_seed,
+            time_factor=self.time_factor, time_limit=time_limit,
+            pairing=f"solo:{self.defuser}" if self.solo else f"{self.defuser}/{self.expert}",
+        )  # fmt: skip
 
 
 def player_slug(ref: str) -> str:
@@ -91,4 +106,5 @@ class EpisodeSettings(TimingConfig):
     whole to the game service, and how the services are launched."""
 
     game: GameConfig = GameConfig()
-    launch: Launch = "process"  # services as child processes (real) or in-process tasks
+    launch: Launch = "process"  # services as child processes (real), forked from a warm server
+    # (services.manager._warm: the same processes without the interpreter start-up), or tasks

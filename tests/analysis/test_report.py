@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -136,3 +137,22 @@ def test_terminal_report_without_out(run_dir: Path) -> None:
     result = CliRunner().invoke(app, ["report", str(run_dir)], env={"COLUMNS": "250"})
     assert result.exit_code == 0, result.output
     assert "Keypad-234" in result.output and "Success rates" in result.output
+
+
+def test_a_capped_run_says_so_in_every_output(run_dir: Path, tmp_path: Path) -> None:
+    from gptnt.records import RunInfo, write_run_info
+
+    capped = tmp_path / "capped-run"
+    shutil.copytree(run_dir, capped)
+    write_run_info(capped, RunInfo(suite="single", episodes=9, max_cost_usd=1.0, spent_usd=1.25,
+                                   capped=True, unscheduled=4))  # fmt: skip
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["report", str(capped), "--out", str(out)],
+                                env={"COLUMNS": "250"})  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "Capped run capped-run" in result.output
+    for name in ("report.md", "report.html"):
+        text = (out / name).read_text(encoding="utf-8")
+        assert "suite single" in text and "4 of 9 episodes were not played" in text
+    plain = CliRunner().invoke(app, ["report", str(run_dir)], env={"COLUMNS": "250"})
+    assert "Capped" not in plain.output  # no run.json: nothing said

@@ -21,7 +21,7 @@ import pytest
 
 from gptnt.missions import DEFAULT_MISSIONS_DIR, MISSIONS_DIR_ENV
 from gptnt.players.backends import OFFLINE_ENV
-from services.bus import EmbeddedRedis
+from services.bus import EmbeddedRedis, free_port
 
 GPTNT = Path(sys.executable).parent / "gptnt"
 KEYS = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "VLLM_API_KEY")
@@ -122,12 +122,6 @@ class Result:
     """Wall seconds of the process (reported with ``-s``, never asserted)."""
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def _fill(text: str, ports: dict[str, int]) -> str:
     for name, port in ports.items():
         text = text.replace("{" + name + "}", str(port))
@@ -175,7 +169,7 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Resu
     silent.listen(64)  # accepts into the backlog, never answers
     redis = EmbeddedRedis()
     redis_port = int(redis.start().rsplit(":", 1)[1].split("/")[0])
-    ports = {"closed": _free_port(), "silent": silent.getsockname()[1], "redis": redis_port}
+    ports = {"closed": free_port(), "silent": silent.getsockname()[1], "redis": redis_port}
     try:
         with ThreadPoolExecutor(max_workers=4) as pool:
             done = list(pool.map(lambda row: _run(row, base, ports), ROWS))
@@ -226,3 +220,25 @@ def test_a_broken_mission_file_breaks_only_the_commands_that_need_it(tmp_path: P
     assert listed.returncode != 0
     assert listed.stderr.strip().splitlines() == [listed.stderr.strip()]
     assert "Junk-1.json: not UTF-8 text" in listed.stderr
+
+
+def test_suite_run_is_checked_before_anything_starts(tmp_path: Path) -> None:
+    """``gptnt suite run`` takes the same preflight: one line, nothing written."""
+    if not GPTNT.exists():
+        pytest.skip(f"console script {GPTNT} not installed")
+    env = {**os.environ, OFFLINE_ENV: "1"}
+    env.pop("GPTNT_REDIS_URL", None)
+    closed = free_port()
+    done = subprocess.run(
+        [str(GPTNT), "suite", "run", "multi", "--redis-url", f"redis://127.0.0.1:{closed}/0",
+         "--out", "runs", "--yes"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode not in (0, 130)
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith(
+        f"error: --redis-url 'redis://127.0.0.1:{closed}/0': no Redis answering"
+    )
+    assert "start it, or leave --redis-url out" in lines[0]
+    assert not (tmp_path / "runs").exists()

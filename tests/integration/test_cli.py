@@ -70,7 +70,7 @@ def test_suite_killed_and_rerun_skips_finished_and_duplicates_nothing(tmp_path: 
         env=env,
         start_new_session=True,
     )
-    run_dir = tmp_path / "suite-single-oracle-oracle"
+    run_dir = tmp_path / "suite-single-oracle"
     ledger = Ledger(run_dir)
     deadline = time.monotonic() + 120
     while not ledger.done() and time.monotonic() < deadline:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from gptnt.config import GameConfig
 from gptnt.errors import SimulatorError
 from gptnt.missions import get_mission
 from gptnt.rules.ruleseed import ENV
@@ -17,7 +18,9 @@ from services.manager import EpisodeSettings, EpisodeSpec, play_episode
 POOLS = (
     Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "ruleseed" / "pools.json"
 )
-FAST = EpisodeSettings(launch="task", idle_sleep_s=0.05, turn_timeout_s=30, startup_timeout_s=30)
+FAST = EpisodeSettings(
+    launch="task", idle_sleep_s=0.05, turn_timeout_s=30, game=GameConfig(startup_timeout_s=30)
+)
 
 
 @pytest.mark.fixtures

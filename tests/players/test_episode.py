@@ -213,9 +213,9 @@ def test_solo_model_holds_both_roles_and_no_expert_plays(tmp_path: Path) -> None
 
 def test_bad_player_flags_are_one_line(tmp_path: Path) -> None:
     for args, needle in (
-        (["--expert", "random"], "--expert 'random'"),
+        (["--expert", "chaos"], "--expert 'chaos'"),
         (["--no-manual"], "--no-manual"),
-        (["--solo", "oracle"], "--solo 'oracle'"),
+        (["--solo", "idle"], "--solo 'idle'"),
     ):
         result = CliRunner().invoke(app, ["run", "--mission", "1", "--out", str(tmp_path), *args])
         assert result.exit_code != 0 and needle in str(result.exception)

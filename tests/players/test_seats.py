@@ -35,10 +35,12 @@ def test_every_kind_of_reference(tmp_path: Path) -> None:
 
 def test_unknown_reference_is_one_line_naming_the_choices() -> None:
     with pytest.raises(PlayerConfigError) as err:
-        resolve_seat("expert", "random")  # a Defuser-only policy
+        resolve_seat("expert", "chaos")
     text = str(err.value)
-    assert "\n" not in text and "--expert 'random'" in text
-    assert "oracle, idle" in text and "claude-sonnet-4-6" in text and "provider:model" in text
+    assert "\n" not in text and "--expert 'chaos'" in text
+    assert (
+        "oracle, idle, random" in text and "claude-sonnet-4-6" in text and "provider:model" in text
+    )
 
 
 def test_expert_gets_the_manual_identity() -> None:
@@ -62,8 +64,11 @@ def test_solo_lineups() -> None:
         resolve_lineup("oracle", None, solo="gpt-5-2")
     with pytest.raises(PlayerConfigError, match="--no-manual"):
         resolve_lineup("gpt-5-2", "gpt-5-2", no_manual=True)
-    with pytest.raises(PlayerConfigError, match="--solo 'oracle'"):
-        resolve_lineup(None, None, solo="oracle")
+    with pytest.raises(PlayerConfigError, match="--solo 'idle'"):
+        resolve_lineup(None, None, solo="idle")  # an Expert-only policy cannot sit alone
+    alone, _ = resolve_lineup(None, None, solo="oracle", no_manual=True)
+    assert (alone.kind, alone.seat) == ("scripted", "solo-no-manual")
+    assert type(build_policy(alone)).__name__ == "OracleSolo"
 
 
 def test_choices_survive_json_and_build_policies(tmp_path: Path) -> None:

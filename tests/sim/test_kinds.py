@@ -232,3 +232,13 @@ def test_the_mod_lists_the_registry_kinds() -> None:
     assert set(names) <= state_names
     fake_cases = set(re.findall(r'case "(\w+)":', _read("Fake/FakeModule.cs")))
     assert set(names) <= fake_cases
+
+
+def test_the_other_per_kind_tables_cover_every_kind() -> None:
+    """Tables keyed by kind outside the four layers: the rule-seed generators (by stem) and the
+    diagnostics' module describers (by wire name). A new row fails here until they cover it."""
+    from gptnt.diagnostics._words import DESCRIBERS
+    from gptnt.rules.ruleseed import GENERATORS, POOLED
+
+    assert set(GENERATORS) | set(POOLED) == {k.stem for k in KINDS}
+    assert set(DESCRIBERS) == {k.name for k in KINDS}

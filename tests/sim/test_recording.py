@@ -123,8 +123,11 @@ def test_divergence_is_409_naming_both_requests_and_does_not_advance(
     wrong = replay.answer("GET", "/startMission?seed=2&components=Wires")
     assert wrong.status == 409
     text = wrong.body.decode()
-    assert "expected GET /startMission?seed=1&components=Wires&sessionId=abc" in text
-    assert "received GET /startMission?seed=2&components=Wires" in text
+    # Same route: only the parameters that differ are named (sessionId is never compared).
+    assert "expected GET /startmission?seed=1, received GET /startmission?seed=2" in text
+    other = replay.answer("GET", "/timestep").body.decode()
+    assert "expected GET /startMission?seed=1&components=Wires&sessionId=abc" in other
+    assert "received GET /timestep" in other
     assert "Replay diverged at request #1" in caplog.text
     assert replay.answer("GET", "/startMission?seed=1&components=Wires").status == 200
 
@@ -204,8 +207,9 @@ async def test_committed_recording_replays_the_scripted_session() -> None:
     transport = httpx.ASGITransport(app)
     async with GameClient("http://stub", transport=transport) as client:
         await play_session(client, _mission_of(recording), steps=_steps_of(recording))
+        await client.state()  # a read after the end: the last state recorded
         with pytest.raises(GameHTTPError, match="409"):
-            await client.state()
+            await client.timestep()  # a step after the end diverges
     frames = [e for e in recording.exchanges if e.path == "/buffer"]
     assert frames and all(e.status == 200 for e in frames)
 
@@ -266,9 +270,9 @@ async def test_stub_serve_command_replays_over_http() -> None:
             recording = read_recording(COMMITTED)
             async with GameClient(url) as client:
                 await play_session(client, _mission_of(recording), steps=_steps_of(recording))
-            response = await http.get("/state")
+            response = await http.get("/timestep")
             assert response.status_code == 409
-            assert "expected the end of the recording, received GET /state" in response.text
+            assert "expected the end of the recording, received GET /timestep" in response.text
     finally:
         process.terminate()
         _, err = await asyncio.wait_for(process.communicate(), timeout=10)

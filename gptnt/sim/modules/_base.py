@@ -61,7 +61,9 @@ class ModuleEngine(ABC):
 
     @classmethod
     @abstractmethod
-    def generate(cls, rng: random.Random, *, rules: Ruleset, bomb: BombContext, slot: Slot) -> ModuleEngine:
+    def generate(
+        cls, rng: random.Random, *, rules: Ruleset, bomb: BombContext, slot: Slot
+    ) -> ModuleEngine:
         """A new module drawn from the generation distributions, using only ``rng``."""
 
     @abstractmethod

@@ -1,0 +1,106 @@
+"""A model judge for the losses the coder can only guess at.
+
+Telling ``misalignment`` from ``wrong_answer`` needs the meaning the team gave its gestures,
+which the record alone does not fix; the coder guesses and marks the guess
+``coded_by="heuristic"`` (see ``_coding``). The judge shows a model the episode's whole
+transcript and asks it to pick one of the two. Its pick replaces ``failure_mode`` with
+``coded_by="judge:<model>"``; the coder's guess stays in ``heuristic_mode``. A failed call or a
+reply without a mode leaves the summary as it was (it is reported, and judged on a rerun).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gptnt.sanzaru._run import Summary, write_summary
+from gptnt.sanzaru._teams import PROMPTS
+
+JUDGED_MODES = ("misalignment", "wrong_answer")
+"""The modes the coder guesses (``coded_by="heuristic"``), and the judge's only choices."""
+_MODE = re.compile(r"<mode>\s*(misalignment|wrong_answer)\s*</mode>", re.IGNORECASE)
+_RAW_CAP = 2000  # characters of one reply kept in the transcript
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """One episode put to the judge: its pick, or why there is none."""
+
+    episode_id: str
+    heuristic: str
+    mode: str | None
+    """The judge's mode; ``None`` when the call failed or the reply named none."""
+    raw: str
+    failure: str | None = None
+
+
+def transcript(events: list[dict[str, Any]]) -> str:
+    """The episode as the judge reads it: every turn, then the referee's log."""
+    out = []
+    for e in events:
+        if e.get("kind") == "turn":
+            out += [f"## Round {e['round']}, {e['role']}", "Shown:", str(e.get("view", "")),
+                    "Delivered:", *(e.get("delivered") or ["(nothing)"]),
+                    "Replied:", (e.get("raw") or "(no reply)")[:_RAW_CAP],
+                    "Calls: " + json.dumps(e.get("calls", []), ensure_ascii=False), ""]  # fmt: skip
+        elif e.get("kind") == "referee":
+            out.append("## Referee's log")
+            for entry in e.get("log", []):
+                shown = {k: v for k, v in entry.items() if k != "glyphs"}
+                out.append(json.dumps(shown, ensure_ascii=False))
+    return "\n".join(out)
+
+
+def pending(run: Path) -> list[tuple[Path, Summary]]:
+    """The episodes under ``run`` whose mode is still the coder's guess."""
+    found = []
+    for path in sorted(run.rglob("summary.json")):
+        summary = Summary.model_validate_json(path.read_text())
+        if summary.coded_by == "heuristic" and summary.failure_mode in JUDGED_MODES:
+            found.append((path.parent, summary))
+    return found
+
+
+async def judge(
+    run: Path,
+    config,  # type: ignore[no-untyped-def]  # gptnt.players.config.PlayerConfig
+    *,
+    concurrency: int = 4,
+    on_done: Callable[[Judgement], None] | None = None,
+) -> list[Judgement]:
+    """Judge every pending episode of ``run`` and write each pick into its summary."""
+    from gptnt.players.backends import ModelBackend
+    from gptnt.players.conversation import ChatRequest, TextPart, UserMessage
+
+    backend = ModelBackend(config)
+    system = (PROMPTS / "judge.md").read_text()
+    name = config.model  # provider:model, the identity of the judge
+    gate = asyncio.Semaphore(concurrency)
+
+    async def one(folder: Path, summary: Summary) -> Judgement:
+        lines = (folder / "events.jsonl").read_text(encoding="utf-8").splitlines()
+        events = [json.loads(line) for line in lines if line.strip()]
+        request = ChatRequest(system, (UserMessage((TextPart(transcript(events)),)),))
+        async with gate:
+            reply = await backend.complete(request)
+        raw = reply.text or ""
+        found = _MODE.findall(raw)
+        heuristic = summary.failure_mode or ""
+        if reply.failure or not found:
+            failure = reply.failure or "no <mode> tag in the reply"
+            verdict = Judgement(summary.episode_id, heuristic, None, raw, failure)
+        else:
+            verdict = Judgement(summary.episode_id, heuristic, found[-1].lower(), raw)
+            write_summary(folder, summary.model_copy(update={
+                "failure_mode": verdict.mode, "coded_by": f"judge:{name}",
+                "heuristic_mode": heuristic}))  # fmt: skip
+        if on_done:
+            on_done(verdict)
+        return verdict
+
+    return list(await asyncio.gather(*(one(f, s) for f, s in pending(run))))

@@ -1,0 +1,259 @@
+"""Warm service processes: a fork server that has already imported the game and player stack.
+
+Starting a service as ``python -m services.game`` costs an interpreter and its imports (the
+simulator, the renderer, pydantic-ai) — seconds per process, three processes per episode. A
+suite's workers instead start one ``WarmServer`` each: a child process that imports all of that
+once, then forks a fresh child for every service of every episode. The child is a new process
+with a copy of the parent's memory (fresh state per episode), runs the very same
+``services.<name>`` entry point with its own arguments and its own ACL user's URL, and logs to the
+episode's log file; nothing of one episode survives into the next, and a service that dies takes
+nothing else with it.
+
+Protocol on the server's stdin/stdout, one JSON object per line:
+
+    → {"id": 1, "module": "game", "args": [...], "env": {...}, "log": "path"}
+    ← {"id": 1, "pid": 12345}            (or {"id": 1, "error": "..."})
+    ← {"exit": 12345, "code": 0}         (when a forked service ends; negative: by signal -N)
+
+The server dies with its parent (``PR_SET_PDEATHSIG``) and its services die with it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from services.bus import Service
+from services.bus._server import die_with_parent
+
+_SPAWN_S = 30.0  # wall seconds a fork request may take
+_POLL_S = 0.01
+
+# What the forked services import: loaded once, in the server, before any fork.
+WARM_MODULES = (
+    "services.game.__main__",
+    "services.player.__main__",
+    "gptnt.sim",
+    "gptnt.sim.render",
+    "gptnt.vision",
+    "gptnt.players.model",
+    "gptnt.players.backends",
+    "pydantic_ai",
+    "pydantic_ai.direct",
+)
+
+
+# ----------------------------------------------------------------------------- server side
+
+
+def serve() -> None:
+    """The server's main loop (runs in the server process; see the module docstring)."""
+    import importlib
+    import runpy
+
+    for name in WARM_MODULES:
+        with contextlib.suppress(ImportError):  # an optional extra that is not installed
+            importlib.import_module(name)
+    requests = sys.stdin.buffer
+    replies = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)
+    wake_r, wake_w = os.pipe()
+    os.set_blocking(wake_w, False)
+    signal.set_wakeup_fd(wake_w)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    selector = selectors.DefaultSelector()
+    selector.register(requests, selectors.EVENT_READ, "request")
+    selector.register(wake_r, selectors.EVENT_READ, "child")
+
+    def send(message: dict[str, object]) -> None:
+        replies.write((json.dumps(message) + "\n").encode())
+
+    def reap() -> None:
+        while True:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            send({"exit": pid, "code": os.waitstatus_to_exitcode(status)})
+
+    buffer = b""
+    while True:
+        for key, _ in selector.select():
+            if key.data == "child":
+                with contextlib.suppress(BlockingIOError):
+                    os.read(wake_r, 512)
+                reap()
+                continue
+            chunk = os.read(requests.fileno(), 65536)
+            if not chunk:  # the manager closed the pipe: done
+                return
+            buffer += chunk
+            while b"\n" in buffer:
+                line, buffer = buffer.split(b"\n", 1)
+                request = json.loads(line)
+                try:
+                    log = os.open(request["log"], os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+                except OSError as err:
+                    send({"id": request["id"], "error": f"cannot open the log: {err}"})
+                    continue
+                pid = os.fork()
+                if pid == 0:  # the service
+                    code = 1
+                    try:
+                        signal.set_wakeup_fd(-1)
+                        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                        die_with_parent()
+                        null = os.open(os.devnull, os.O_RDONLY)
+                        os.dup2(null, 0)
+                        os.dup2(log, 1)
+                        os.dup2(log, 2)
+                        for fd in (null, log, wake_r, wake_w, replies.fileno()):
+                            with contextlib.suppress(OSError):
+                                os.close(fd)
+                        sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115
+                        sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
+                        os.environ.update(request["env"])
+                        sys.argv = [f"services.{request['module']}", *request["args"]]
+                        runpy.run_module(f"services.{request['module']}", run_name="__main__")
+                        code = 0
+                    except SystemExit as done:
+                        code = (
+                            done.code
+                            if isinstance(done.code, int)
+                            else (0 if done.code is None else 1)
+                        )
+                    except BaseException:  # noqa: BLE001 - report it in the log, exit non-zero
+                        import traceback
+
+                        traceback.print_exc()
+                    finally:
+                        with contextlib.suppress(Exception):
+                            sys.stdout.flush()
+                            sys.stderr.flush()
+                        os._exit(code)
+                os.close(log)
+                send({"id": request["id"], "pid": pid})
+
+
+# ----------------------------------------------------------------------------- manager side
+
+
+class WarmServer:
+    """The manager's end: start services, learn when they exit. One per manager process; a
+    thread reads the server's replies, so it serves any event loop of this process."""
+
+    def __init__(self) -> None:
+        self._proc = subprocess.Popen(
+            [sys.executable, "-c", "from services.manager._warm import serve; serve()"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=None,
+            preexec_fn=die_with_parent,  # noqa: PLW1509 (see die_with_parent)
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        self._next = 0
+        self._write = threading.Lock()
+        self._replies: dict[int, int | str] = {}  # request id → pid, or the error
+        self.exits: dict[int, int] = {}  # pid → exit code of every service that ended
+        threading.Thread(target=self._read, name="warm-server-replies", daemon=True).start()
+
+    def _read(self) -> None:
+        assert self._proc.stdout is not None
+        for line in self._proc.stdout:
+            message = json.loads(line)
+            if "exit" in message:
+                self.exits[int(message["exit"])] = int(message["code"])
+            else:
+                self._replies[int(message["id"])] = message.get("pid") or str(message["error"])
+
+    @property
+    def alive(self) -> bool:
+        return self._proc.poll() is None
+
+    async def spawn(self, module: str, args: list[str], env: dict[str, str], log: Path) -> int:
+        """Fork one service; its pid (``OSError`` if the server cannot)."""
+        assert self._proc.stdin is not None
+        with self._write:
+            self._next += 1
+            ident = self._next
+            request = {"id": ident, "module": module, "args": args, "env": env, "log": str(log)}
+            self._proc.stdin.write((json.dumps(request) + "\n").encode())
+            self._proc.stdin.flush()
+        deadline = time.monotonic() + _SPAWN_S
+        while ident not in self._replies:
+            if not self.alive or time.monotonic() > deadline:
+                raise OSError(f"the warm server did not start {module} within {_SPAWN_S:g} s")
+            await asyncio.sleep(_POLL_S)
+        reply = self._replies.pop(ident)
+        if isinstance(reply, str):
+            raise OSError(f"the warm server could not start {module}: {reply}")
+        return reply
+
+    async def wait(self, pid: int, timeout_s: float) -> bool:
+        """True once ``pid`` has exited (within ``timeout_s``)."""
+        deadline = time.monotonic() + timeout_s
+        while pid not in self.exits and time.monotonic() < deadline and self.alive:
+            await asyncio.sleep(_POLL_S)
+        return pid in self.exits or not self.alive
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            assert self._proc.stdin is not None
+            self._proc.stdin.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self._proc.wait(timeout=5)
+        if self._proc.poll() is None:
+            self._proc.kill()
+            self._proc.wait()
+
+
+class WarmHandle:
+    """A service forked by the warm server (``services.manager._launch.Handle``)."""
+
+    def __init__(self, server: WarmServer, name: Service, pid: int, log_path: Path) -> None:
+        self.name = name
+        self._server = server
+        self.pid = pid
+        self._log_path = log_path
+
+    def failure(self) -> str | None:
+        code = self._server.exits.get(self.pid)
+        if code is None:
+            if not self._server.alive:
+                return f"{self.name}: the warm server died"
+            return None
+        tail = ""
+        with contextlib.suppress(OSError):
+            lines = self._log_path.read_text(errors="replace").strip().splitlines()
+            tail = f": {lines[-1]}" if lines else ""
+        return f"{self.name} process {self.pid} exited with code {code}{tail}"
+
+    async def finish(self, timeout_s: float) -> None:
+        if await self._server.wait(self.pid, timeout_s):
+            return
+        for sig, wait_s in ((signal.SIGTERM, 5.0), (signal.SIGKILL, 5.0)):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, sig)
+            if await self._server.wait(self.pid, wait_s):
+                return
+
+
+_SERVER: WarmServer | None = None
+
+
+def warm_server() -> WarmServer:
+    """This process's warm server, started on first use (and again if it died)."""
+    global _SERVER
+    if _SERVER is None or not _SERVER.alive:
+        _SERVER = WarmServer()
+    return _SERVER

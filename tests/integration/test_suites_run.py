@@ -1,0 +1,79 @@
+"""``gptnt suite run`` end to end with scripted players: every pairing of a cross-play suite, the
+solo, no-manual and parametric time-limit suites, and progress lines when piped."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gptnt.records import Ledger, read_run_info, read_summary
+
+GPTNT = [sys.executable, "-c", "from gptnt.cli import main; main()"]
+
+
+def _suite(*args: str, launch: str = "task") -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "GPTNT_REDIS_URL"}
+    return subprocess.run(
+        [*GPTNT, "suite", "run", *args, "--launch", launch, "--progress-every", "1"],
+        check=False, capture_output=True, text=True, env=env, timeout=300,
+    )  # fmt: skip
+
+
+def _summaries(run_dir: Path) -> list:
+    return [read_summary(run_dir / e.episode_dir) for e in Ledger(run_dir).latest().values()]
+
+
+@pytest.mark.slow
+def test_cross_play_with_two_scripted_players_plays_all_four_pairings(tmp_path: Path) -> None:
+    done = _suite("cross-play", "--players", "oracle,random", "--only", "Wires-234",
+                  "--games", "2", "--out", str(tmp_path), launch="warm")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "4 episodes; no model calls" in " ".join(done.stdout.split())
+    summaries = _summaries(tmp_path / "suite-cross-play-oracle-random")
+    pairings = {s.conditions.pairing: s for s in summaries}
+    assert set(pairings) == {"oracle/oracle", "oracle/random", "random/oracle", "random/random"}
+    roles = {p: [(i.role, i.policy) for i in s.players] for p, s in pairings.items()}
+    assert roles["random/oracle"] == [("defuser", "random"), ("expert", "oracle")]
+    assert pairings["oracle/oracle"].outcome == "solved"  # the privileged pair always defuses
+    assert all(s.conditions.suite == "cross-play" for s in summaries)
+    # Warm launch: every service was its own (forked) process with its own log.
+    run_dir = tmp_path / "suite-cross-play-oracle-random"
+    for entry in Ledger(run_dir).latest().values():
+        logs = sorted(p.name for p in (run_dir / entry.episode_dir / "logs").iterdir())
+        assert logs == ["defuser.log", "expert.log", "game.log"]
+    # Piped output: plain progress lines with done/total, outcomes, cost and ETA.
+    lines = [line for line in done.stdout.splitlines() if " done, " in line]
+    assert lines and lines[-1].startswith("4/4 done,") and "crashed" in lines[-1]
+    assert "$0.00 spent" in lines[-1] and "ETA" in lines[-1]
+    assert "\x1b[" not in done.stdout  # no terminal control codes when piped
+
+
+@pytest.mark.slow
+def test_solo_no_manual_and_parametric_suites_run_end_to_end(tmp_path: Path) -> None:
+    for args in (
+        ["solo", "--players", "oracle,random", "--only", "Wires-234"],
+        ["solo-no-manual", "--only", "Wires-234"],
+        ["parametric-time", "--only", "Wires-234", "--modes", "sync"],
+    ):
+        done = _suite(*args, "--games", "2", "--out", str(tmp_path))
+        assert done.returncode == 0, done.stderr
+    solo = {s.conditions.pairing: s for s in _summaries(tmp_path / "suite-solo-oracle-random")}
+    assert set(solo) == {"solo:oracle", "solo:random"}
+    for s in solo.values():
+        assert [p.role for p in s.players] == ["defuser"] and s.turns.get("expert", 0) == 0
+        assert s.players[0].seat == "solo" and s.conditions.solo
+    assert solo["solo:oracle"].outcome == "solved"  # the oracle has the rules in its head
+    (bare,) = _summaries(tmp_path / "suite-solo-no-manual-oracle")
+    assert bare.players[0].seat == "solo-no-manual" and bare.conditions.no_manual
+    timed = sorted(_summaries(tmp_path / "suite-parametric-time-oracle"),
+                   key=lambda s: s.conditions.time_factor)  # fmt: skip
+    assert [(s.conditions.time_factor, s.time_limit) for s in timed] == [
+        (0.5, 40.0), (1.0, 81.0), (2.0, 162.0),
+    ]  # fmt: skip
+    assert all(s.outcome == "solved" for s in timed)
+    info = read_run_info(tmp_path / "suite-parametric-time-oracle")
+    assert info is not None and info.episodes == 3 and not info.capped
