@@ -86,5 +86,5 @@ def test_the_cap_stops_scheduling_and_the_report_says_so(tmp_path: Path) -> None
         capture_output=True, text=True, timeout=120, check=False, stdin=subprocess.DEVNULL,
         env={**env, "GPTNT_OFFLINE": "1"},
     )  # fmt: skip
-    assert refused.returncode == 1 and "pass --yes" in refused.stderr
+    assert refused.returncode == 2 and "pass --yes" in refused.stderr
     assert not (tmp_path / "runs2").exists()  # nothing half-written
