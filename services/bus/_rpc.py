@@ -37,6 +37,7 @@ Res = TypeVar("Res", bound=BaseModel)
 _REPLY_TTL_S = 60
 _POLL_S = 0.5  # how often a server's blocking read wakes up to notice it was stopped
 _SLACK_S = 5.0  # wall seconds beyond a server-side block a stalled connection may take
+_WAKE = "wake"  # pushed onto its own request list by a stopping server (not a request)
 
 
 class RpcRequest(BaseModel):
@@ -146,11 +147,12 @@ class RpcServer:
         its own task under its deadline. Stopping by the event lets the blocking read end on
         its own: the requests in flight are then answered before ``serve`` returns."""
         lists = self._lists()
+        waker = asyncio.create_task(self._wake_on(stop, next(iter(lists)))) if stop else None
         try:
             while stop is None or not stop.is_set():
                 async with within(_POLL_S + _SLACK_S, f"{self.service}: reading requests"):
                     popped = await self.redis.blpop(list(lists), timeout=_POLL_S)
-                if popped is None:
+                if popped is None or popped[1] == _WAKE:
                     continue
                 key, raw = popped
                 task = asyncio.create_task(self._handle(lists[key], raw))
@@ -159,8 +161,17 @@ class RpcServer:
             if self._tasks:
                 await asyncio.wait(set(self._tasks), timeout=_POLL_S)
         finally:
+            if waker is not None:
+                waker.cancel()
             for task in list(self._tasks):
                 task.cancel()
+
+    async def _wake_on(self, stop: asyncio.Event, key: str) -> None:
+        """Once ``stop`` is set, end the blocking read at once (not up to ``_POLL_S`` later)."""
+        await stop.wait()
+        with contextlib.suppress(aioredis.RedisError, BusError):
+            async with within(_SLACK_S, f"{self.service}: waking its reader"):
+                await self.redis.rpush(key, _WAKE)
 
     async def _handle(self, caller: str, raw: str) -> None:
         received = time.monotonic()
