@@ -25,8 +25,7 @@ def scaled_counts(task: Task, n: int | None) -> dict[str, int]:
     if n is None:
         return dict(paper)
     total = sum(paper.values())
-    counts = {c: max(1, round(k * n / total)) for c, k in paper.items()}
-    return counts
+    return {c: max(1, round(k * n / total)) for c, k in paper.items()}
 
 
 def build(

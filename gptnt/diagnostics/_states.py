@@ -57,8 +57,14 @@ class Situation:
             edgework or self.edgework,
             rules,
             self.strikes if strikes is None else strikes,
-            history=self.history if self.module.name == "Memory" else (),
+            history=self.oracle_history,
         )
+
+    @property
+    def oracle_history(self) -> tuple[object, ...]:
+        """The history the oracle takes: Memory's earlier presses (``history`` holds Password's
+        column letters instead, for the description)."""
+        return self.history if self.module.name == "Memory" else ()
 
 
 def situations(kind: str, rules: Ruleset, rng: random.Random) -> Iterator[Situation]:

@@ -223,8 +223,6 @@ def say(module: ModuleState, steps: Sequence[Step], rules: Ruleset) -> str:
             for s in presses[:-1]:
                 at += 1 if s.element == "right" else -1
             return f"Set the frequency to {mhz(dial[at])} and press TX."
-    if kind == "Password" and steps:
-        return f"Submit the password {steps[0].element}." if steps[0].kind == "press" else ""
     phrases = [_step_words(module, s) for s in steps]
     if not phrases:
         return "Do nothing: the module is solved."

@@ -19,6 +19,7 @@ from gptnt.diagnostics._dataset import Question
 from gptnt.diagnostics._states import situations
 from gptnt.diagnostics._words import POSITIONS_6, mhz, say
 from gptnt.errors import ConfigError
+from gptnt.rules.modules import password as password_rules
 from gptnt.rules.ruleset import V1, Ruleset
 
 
@@ -31,7 +32,6 @@ def _no_manual(q: Question, s_vanilla: str | None) -> Question:
         vanilla = options.index(s_vanilla)
     return q.model_copy(
         update={
-            "id": q.id.replace("mvqa-procedural", "contam-procedural_no_manual"),
             "task": "contamination",
             "category": "procedural_no_manual",
             "options": tuple(options),
@@ -44,6 +44,10 @@ def _vanilla_say(situation, rules: Ruleset) -> str | None:  # type: ignore[no-un
     """The instruction the v1 rules give for the same situation (None: they cannot say)."""
     if rules.rule_seed == 1:
         return None
+    if situation.module.name == "Password":  # the word v1's list can spell from these columns
+        columns = ["".join(c) for c in situation.history[0]]
+        words = password_rules.candidates(columns, V1.password)
+        return f"Submit the password {words[0]}." if len(words) == 1 else None
     try:
         steps = situation.solve(V1)
     except ConfigError:  # a seeded state v1 cannot read (a word it does not know…)
@@ -129,7 +133,7 @@ def build(
         kind = modules[attempts % len(modules)]
         attempts += 1
         situation = next(streams[kind])
-        q = manual_vqa.procedural(situation, rules, rng, f"mvqa-procedural-{made:04d}")
+        q = manual_vqa.procedural(situation, rules, rng, f"contam-procedural_no_manual-{made:04d}")
         if q is None:
             continue
         questions.append(_no_manual(q, _vanilla_say(situation, rules)))

@@ -128,7 +128,9 @@ def _alternatives(s: Situation, right: list[Step], rules: Ruleset) -> Iterator[l
             yield [Press("button")]
             yield [Hold("button")]
         return
-    for mistake in oracle.mistakes(s.module, s.edgework, rules, s.strikes, history=_hist(s)):
+    for mistake in oracle.mistakes(
+        s.module, s.edgework, rules, s.strikes, history=s.oracle_history
+    ):
         yield [mistake]
     presses = [i for i, st in enumerate(right) if isinstance(st, Press)]
     for i in presses:
@@ -140,10 +142,6 @@ def _alternatives(s: Situation, right: list[Step], rules: Ruleset) -> Iterator[l
         yield list(reversed(right))
         for i in range(len(right) - 1):
             yield [*right[:i], right[i + 1], right[i], *right[i + 2 :]]
-
-
-def _hist(s: Situation) -> tuple[object, ...]:
-    return s.history if s.module.name == "Memory" else ()
 
 
 def _difficulty(s: Situation, right: list[Step]) -> str:

@@ -15,9 +15,9 @@ from pathlib import Path
 from string import Template
 from typing import Any, Literal, Protocol
 
-from gptnt.sanzaru._bomb import Bomb, _key
+from gptnt.sanzaru._bomb import Bomb
 from gptnt.sanzaru._game import Delivery, Role
-from gptnt.sanzaru._symbols import GLYPH, NAME_OF, NAMES, alphabet_text
+from gptnt.sanzaru._symbols import NAME_OF, NAMES, alphabet_text
 
 Hints = Literal["none", "weak", "strong", "playbook"]
 HINTS: tuple[Hints, ...] = ("none", "weak", "strong", "playbook")
@@ -318,6 +318,3 @@ def parse_calls(raw: str) -> tuple[list[dict[str, Any]], str | None]:
             {"call": "wait"}
         ], "Your last <calls> block was not a JSON list of calls: you waited."
     return calls, None
-
-
-__all__ = ["GLYPH", "HINTS", "_key"]
