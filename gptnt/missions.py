@@ -23,8 +23,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from gptnt.errors import MissionError, first_problem
-from gptnt.protocol import MODULE_KINDS, MissionConfig, Mode
-from gptnt.protocol._kinds import title
+from gptnt.protocol import MODULE_KINDS, MissionConfig, Mode, kind_title
 
 __all__ = [
     "DEFAULT_MISSIONS_DIR",
@@ -77,7 +76,7 @@ class Mission(BaseModel):
     @property
     def module_titles(self) -> list[str]:
         """The modules by their manual names, in component order."""
-        return [title(name) for name in self.config.components]
+        return [kind_title(name) for name in self.config.components]
 
 
 def missions_dir() -> Path:

@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from gptnt.protocol._kinds import MODULE_KINDS
+from gptnt.protocol import MODULE_KINDS
 from gptnt.rules.ruleset import V1
 from gptnt.sim.bomb import Bomb, BombSpec
 from gptnt.sim.modules._base import ModuleEngine

@@ -38,7 +38,7 @@ def selfcheck(
     from rich.table import Table
 
     from gptnt.errors import ConfigError
-    from gptnt.protocol._kinds import MODULE_KINDS
+    from gptnt.protocol import MODULE_KINDS
     from gptnt.rules.ruleset import ruleset
     from gptnt.sim.selfcheck import check_module
 

@@ -133,7 +133,7 @@ _MASKS: dict[Path, np.ndarray] = {}
 
 def _mask(path: Path) -> np.ndarray:
     if path not in _MASKS:
-        from gptnt.protocol._buffer import decode_png
+        from gptnt.protocol import decode_png
 
         _MASKS[path] = decode_png(path.read_bytes())
     return _MASKS[path]
@@ -252,7 +252,7 @@ def build_request(q: Question, spec: RunSpec, dataset: Path, config, pages):  # 
     attachments = []
     role = "marked" if q.task == "localisation" and spec.paradigm == "set-of-marks" else "frame"
     if role in q.images:
-        from gptnt.protocol._buffer import decode_png, encode_png
+        from gptnt.protocol import decode_png, encode_png
 
         image = decode_png((dataset / "images" / q.images[role]).read_bytes())
         png = encode_png(resize(image, tuple(config.image_size)))

@@ -21,7 +21,7 @@ import numpy as np
 from gptnt.diagnostics._dataset import ImageStore, Question, Target
 from gptnt.diagnostics._frames import Shot, draws, frame_prompt
 from gptnt.diagnostics._words import KEY_NAMES, POSITIONS_6, ordinal
-from gptnt.protocol._buffer import encode_png
+from gptnt.protocol import encode_png
 
 AMBIGUOUS = "AMBIGUOUS"
 NONE = "NONE"

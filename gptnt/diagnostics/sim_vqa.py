@@ -15,7 +15,7 @@ from collections.abc import Callable
 from gptnt.diagnostics._dataset import ImageStore, Question
 from gptnt.diagnostics._frames import Shot, draws, frame_prompt
 from gptnt.diagnostics._words import KEY_NAMES, POSITIONS_6, mhz, ordinal
-from gptnt.protocol._buffer import encode_png
+from gptnt.protocol import encode_png
 
 AMBIGUOUS = "It cannot be told: the question fits more than one element."
 ABSENT = "There is no such element in the picture."

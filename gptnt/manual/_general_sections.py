@@ -11,8 +11,7 @@ from typing import get_args
 from gptnt.manual import _edgework_figures as edge_fig
 from gptnt.manual._layout import Block, Bullets, Heading, Paragraph, Section
 from gptnt.manual.modules import section_for
-from gptnt.protocol._kinds import BY_NAME, KINDS
-from gptnt.protocol._state import PortType
+from gptnt.protocol import KINDS, KINDS_BY_NAME, PortType
 from gptnt.rules.modules import big_button
 from gptnt.rules.ruleset import Ruleset
 
@@ -48,7 +47,7 @@ def introduction(rules: Ruleset) -> Section:
             [
                 Paragraph(
                     "This edition has no section for "
-                    + " or ".join(BY_NAME[k].title for k in rules.missing)
+                    + " or ".join(KINDS_BY_NAME[k].title for k in rules.missing)
                     + ": bombs of this rule set carry none."
                 )
             ]

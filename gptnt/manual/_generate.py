@@ -18,7 +18,7 @@ from gptnt.manual._general_sections import (
 from gptnt.manual._layout import Section, block_text, render
 from gptnt.manual._page import Manual
 from gptnt.manual.modules import section_for
-from gptnt.protocol._kinds import KINDS
+from gptnt.protocol import KINDS
 from gptnt.rules.oracle import rule_file
 from gptnt.rules.ruleset import Ruleset
 

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from gptnt.players.feedback import Issue
 
 # From the submodule: the package root also exports the game client, which players never import.
-from gptnt.protocol._actions import MODEL_ACTIONS, GameAction, ModelActionName
+from gptnt.protocol import MODEL_ACTIONS, GameAction, ModelActionName
 from gptnt.vision import SetOfMarks
 
 ActionKindName = Literal["interact_game", "send_message", "do_nothing"]

@@ -21,7 +21,7 @@ from PIL import Image
 
 from gptnt.players.actions import InteractionMethod
 from gptnt.players.conversation import Attachment
-from gptnt.protocol._kinds import KINDS, ModuleKind
+from gptnt.protocol import KINDS, ModuleKind
 from gptnt.vision import MarkStyle, SetOfMarks, build_marks, resize
 
 MOTION_KINDS: frozenset[str] = frozenset(spec.name for spec in KINDS if spec.blinks)

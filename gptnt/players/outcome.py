@@ -11,7 +11,7 @@ from gptnt.players.actions import Action, DoNothing, InteractGame, Interaction, 
 from gptnt.players.feedback import Issue, feedback_text
 from gptnt.players.parsing import FinishReason, parse_output
 from gptnt.players.prompts import Seat, allowed_kinds
-from gptnt.protocol._actions import GameAction
+from gptnt.protocol import GameAction
 from gptnt.vision import SetOfMarks
 
 

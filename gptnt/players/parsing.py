@@ -39,7 +39,7 @@ from gptnt.players.actions import (
     SendMessage,
 )
 from gptnt.players.feedback import Issue
-from gptnt.protocol._actions import MODEL_ACTIONS, ActionKind
+from gptnt.protocol import MODEL_ACTIONS, ActionKind
 
 ALL_KINDS: tuple[ActionKindName, ...] = ("interact_game", "send_message", "do_nothing")
 FinishReason = str | None

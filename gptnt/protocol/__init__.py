@@ -38,15 +38,18 @@ from gptnt.protocol._buffer import (
 )
 from gptnt.protocol._kinds import (
     KINDS,
+    KINDS_BY_NAME,
     MODULE_KINDS,
     KindSpec,
     LabelPlacement,
     MarkColouring,
     ModuleKind,
     kind_spec,
+    kind_title,
 )
 from gptnt.protocol._mission import ComponentName, Lifecycle, MissionConfig, NeedyKind
 from gptnt.protocol._play import GameOutcome, Mode, Role
+from gptnt.protocol._query import parse_float, parse_int
 from gptnt.protocol._state import (
     KEYPAD_SYMBOLS,
     BatteryWidget,
@@ -92,6 +95,7 @@ __all__ = [
     "HEADER_SIZE",
     "KEYPAD_SYMBOLS",
     "KINDS",
+    "KINDS_BY_NAME",
     "MODEL_ACTIONS",
     "MODULE_KINDS",
     "PNG_MAGIC",
@@ -155,7 +159,10 @@ __all__ = [
     "encode_png",
     "encode_png_buffer",
     "kind_spec",
+    "kind_title",
     "pack_png_buffer",
+    "parse_float",
+    "parse_int",
     "timer_text",
     "unpack_png_buffer",
 ]

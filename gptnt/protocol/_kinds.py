@@ -94,18 +94,18 @@ KINDS: tuple[KindSpec, ...] = (
 MODULE_KINDS: tuple[ModuleKind, ...] = get_args(ModuleKind)
 """The kinds' wire names in registry order (the coverage test checks the two agree)."""
 
-BY_NAME: dict[str, KindSpec] = {spec.name: spec for spec in KINDS}
+KINDS_BY_NAME: dict[str, KindSpec] = {spec.name: spec for spec in KINDS}
 
 
 def kind_spec(name: str) -> KindSpec:
     """The registry row of a kind's wire name; a ``ConfigError`` naming the known ones."""
-    spec = BY_NAME.get(name)
+    spec = KINDS_BY_NAME.get(name)
     if spec is None:
-        raise ConfigError(f"module kind {name!r} is unknown; use one of {', '.join(BY_NAME)}")
+        raise ConfigError(f"module kind {name!r} is unknown; use one of {', '.join(KINDS_BY_NAME)}")
     return spec
 
 
-def title(name: str) -> str:
+def kind_title(name: str) -> str:
     """A kind's display title; an unknown name is shown as it is."""
-    spec = BY_NAME.get(name)
+    spec = KINDS_BY_NAME.get(name)
     return spec.title if spec is not None else name

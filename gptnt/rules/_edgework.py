@@ -11,13 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from gptnt.protocol._state import (
-    BatteryWidget,
-    IndicatorWidget,
-    PortWidget,
-    SerialNumberWidget,
-    Widget,
-)
+from gptnt.protocol import BatteryWidget, IndicatorWidget, PortWidget, SerialNumberWidget, Widget
 
 VOWELS = frozenset("AEIOU")
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from gptnt.protocol._state import timer_text
+from gptnt.protocol import timer_text
 
 TimingKind = Literal[
     "timer_has_digit",  # the digit shows anywhere on the timer text (MM:SS, or SS.hh below 60 s)

@@ -18,8 +18,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
 from gptnt.errors import ConfigError
-from gptnt.protocol._kinds import BY_NAME
-from gptnt.protocol._state import ModuleState
+from gptnt.protocol import KINDS_BY_NAME, ModuleState
 from gptnt.rules._edgework import Edgework
 from gptnt.rules._file import RuleFile
 from gptnt.rules._steps import Step
@@ -30,9 +29,11 @@ if TYPE_CHECKING:
 
 def rule_file(kind: str) -> RuleFile:
     """The rule file of a module kind (``Wires``, ``BigButton``, …)."""
-    spec = BY_NAME.get(kind)
+    spec = KINDS_BY_NAME.get(kind)
     if spec is None:
-        raise ConfigError(f"module name {kind!r} has no rules; use one of {', '.join(BY_NAME)}")
+        raise ConfigError(
+            f"module name {kind!r} has no rules; use one of {', '.join(KINDS_BY_NAME)}"
+        )
     return cast(RuleFile, importlib.import_module(f"gptnt.rules.modules.{spec.stem}"))
 
 

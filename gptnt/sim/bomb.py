@@ -25,9 +25,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gptnt.errors import SimulatorError
-from gptnt.protocol._kinds import KINDS, ModuleKind
-from gptnt.protocol._play import GameOutcome
-from gptnt.protocol._state import ModuleState, TimerState, Widget, timer_text
+from gptnt.protocol import (
+    KINDS,
+    GameOutcome,
+    ModuleKind,
+    ModuleState,
+    TimerState,
+    Widget,
+    timer_text,
+)
 from gptnt.rules._edgework import Edgework
 from gptnt.rules.ruleset import Ruleset
 from gptnt.sim.edgework import WidgetSpot, generate_widgets

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from gptnt.protocol._state import BombSide
+from gptnt.protocol import BombSide
 
 if TYPE_CHECKING:
     from gptnt.sim.modules._base import ModuleEngine

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from gptnt.protocol._state import (
+from gptnt.protocol import (
     BatteryWidget,
     EdgeSide,
     IndicatorWidget,

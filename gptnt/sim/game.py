@@ -48,9 +48,7 @@ from typing import Any, ParamSpec, TypeVar
 import numpy as np
 
 from gptnt.errors import ConfigError, SimulatorError
-from gptnt.protocol._kinds import KINDS
-from gptnt.protocol._mission import Lifecycle, MissionConfig
-from gptnt.protocol._state import BombState
+from gptnt.protocol import KINDS, BombState, Lifecycle, MissionConfig
 from gptnt.rules import oracle
 from gptnt.rules._steps import Hold, Press, Release, Step
 from gptnt.rules.ruleset import V1, Ruleset

@@ -41,7 +41,7 @@ from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from gptnt.errors import ConfigError, QueryError, QueryValueError, SimulatorError
-from gptnt.protocol._query import parse_float, parse_int
+from gptnt.protocol import parse_float, parse_int
 from gptnt.protocol.client import TOKEN_HEADER
 
 if TYPE_CHECKING:
@@ -278,7 +278,9 @@ class _ProtocolEndpoint:
         if self._token and not hmac.compare_digest(
             request.headers.get(TOKEN_HEADER, "").encode(), self._token.encode()
         ):
-            reply = Reply(f"Forbidden: this game needs the run's {TOKEN_HEADER} header".encode(), 403)
+            reply = Reply(
+                f"Forbidden: this game needs the run's {TOKEN_HEADER} header".encode(), 403
+            )
         elif request.method == "OPTIONS":
             reply = Reply(b"") if handler is not None else Reply(UNKNOWN_ROUTE.encode(), 404)
         elif handler is None:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from gptnt.protocol._kinds import KINDS, MarkColouring, ModuleKind
+from gptnt.protocol import KINDS, MarkColouring, ModuleKind
 from gptnt.vision._regions import RGB, Region, depth_map
 
 Colouring = Callable[[list[Region], np.ndarray], list[tuple[RGB, ...]]]

@@ -15,7 +15,7 @@ from typing import Literal
 
 import numpy as np
 
-from gptnt.protocol._kinds import KINDS, LabelPlacement, ModuleKind
+from gptnt.protocol import KINDS, LabelPlacement, ModuleKind
 from gptnt.vision._regions import Region
 
 Point = tuple[float, float]

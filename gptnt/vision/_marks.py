@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from gptnt.errors import FrameBufferError
-from gptnt.protocol._kinds import ModuleKind
+from gptnt.protocol import ModuleKind
 from gptnt.vision._colours import colours_for
 from gptnt.vision._draw import MarkStyle, label_box_size, paint
 from gptnt.vision._layout import place

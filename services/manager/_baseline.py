@@ -30,8 +30,7 @@ from gptnt.missions import Mission, get_mission, load_missions
 from gptnt.players.actions import MarkLocation
 from gptnt.players.policy import Decision, TurnInput
 from gptnt.players.scripted import IdleExpert, RandomDefuser
-from gptnt.protocol import BombState, Lifecycle
-from gptnt.protocol._actions import MODEL_ACTIONS
+from gptnt.protocol import MODEL_ACTIONS, BombState, Lifecycle
 from gptnt.records import (
     EpisodeEnded,
     EpisodeStarted,

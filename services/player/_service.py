@@ -33,8 +33,7 @@ from gptnt.players.backends import MALFORMED, CallRecord
 from gptnt.players.feedback import Issue
 from gptnt.players.policy import Observation, Policy, TurnInput
 from gptnt.players.seats import SeatChoice, build_policy
-from gptnt.protocol import Mode
-from gptnt.protocol._actions import GameAction
+from gptnt.protocol import GameAction, Mode
 from gptnt.records import (
     FailedCall,
     ProviderFault,

@@ -135,8 +135,7 @@ def test_host_serves_the_requested_frame_size(host: str) -> None:
 
 def test_state_of_every_module_kind_validates(host: str) -> None:
     """The C# JSON writer against the Python models, for all eleven module kinds at once."""
-    from gptnt.protocol import BombState
-    from gptnt.protocol._kinds import MODULE_KINDS
+    from gptnt.protocol import MODULE_KINDS, BombState
 
     with httpx.Client(base_url=host, timeout=60) as http:
         _lit_mission(http, ",".join(MODULE_KINDS), is_front="false")

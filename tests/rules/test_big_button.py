@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gptnt.errors import ConfigError
-from gptnt.protocol._state import BigButtonModule
+from gptnt.protocol import BigButtonModule
 from gptnt.rules._edgework import Edgework, Indicator
 from gptnt.rules._steps import Hold, Press, Release, Timing
 from gptnt.rules.modules.big_button import V1, action, mistakes, release_ok, release_timing, solve

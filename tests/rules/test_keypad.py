@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 from gptnt.errors import ConfigError
-from gptnt.protocol._state import KEYPAD_SYMBOLS, KeypadKey, KeypadModule
+from gptnt.protocol import KEYPAD_SYMBOLS, KeypadKey, KeypadModule
 from gptnt.rules._edgework import Edgework
 from gptnt.rules._steps import Press
 from gptnt.rules.modules.keypad import GLYPHS, V1, column_of, elements, mistakes, press_order, solve

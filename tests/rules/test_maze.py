@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gptnt.errors import ConfigError
-from gptnt.protocol._state import MazeCell, MazeModule
+from gptnt.protocol import MazeCell, MazeModule
 from gptnt.rules._edgework import Edgework
 from gptnt.rules._steps import Press
 from gptnt.rules.modules.maze import MOVES, V1, elements, mistakes, solve

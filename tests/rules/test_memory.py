@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gptnt.errors import ConfigError
-from gptnt.protocol._state import MemoryModule
+from gptnt.protocol import MemoryModule
 from gptnt.rules._edgework import Edgework
 from gptnt.rules._steps import Press
 from gptnt.rules.modules.memory import (

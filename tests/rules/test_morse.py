@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gptnt.errors import ConfigError
-from gptnt.protocol._state import MorseModule
+from gptnt.protocol import MorseModule
 from gptnt.rules._edgework import Edgework
 from gptnt.rules._steps import Press
 from gptnt.rules.modules.morse import V1, elements, mistakes, solve

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gptnt.errors import ConfigError
-from gptnt.protocol._state import MemoryModule, Wire, WiresModule
+from gptnt.protocol import MemoryModule, Wire, WiresModule
 from gptnt.rules import V1, Edgework, Press, oracle
 from gptnt.rules.modules import wires as wires_rules
 

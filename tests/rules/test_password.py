@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gptnt.protocol._state import PasswordModule
+from gptnt.protocol import PasswordModule
 from gptnt.rules._edgework import Edgework
 from gptnt.rules._steps import Press
 from gptnt.rules.modules.password import V1, candidates, elements, mistakes, solve

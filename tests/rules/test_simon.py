@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gptnt.protocol._state import SimonModule
+from gptnt.protocol import SimonModule
 from gptnt.rules._edgework import Edgework
 from gptnt.rules._steps import Press
 from gptnt.rules.modules.simon import COLORS, V1, elements, mapped, mistakes, solve

@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from gptnt.protocol._state import VennModule, VennWire
+from gptnt.protocol import VennModule, VennWire
 from gptnt.rules._edgework import Edgework
 from gptnt.rules._steps import Press
 from gptnt.rules.modules.venn import V1, elements, features, mistakes, solve

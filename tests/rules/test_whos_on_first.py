@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gptnt.errors import ConfigError
-from gptnt.protocol._state import WhosOnFirstModule
+from gptnt.protocol import WhosOnFirstModule
 from gptnt.rules._edgework import Edgework
 from gptnt.rules._steps import Press
 from gptnt.rules.modules.whos_on_first import V1, button_to_press, elements, mistakes, solve

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gptnt.protocol._state import SequenceWire, WireSequenceModule
+from gptnt.protocol import SequenceWire, WireSequenceModule
 from gptnt.rules._edgework import Edgework
 from gptnt.rules._steps import Press
 from gptnt.rules.modules.wire_sequence import V1, elements, mistakes, required, solve

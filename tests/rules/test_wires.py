@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gptnt.protocol._state import Wire, WiresModule
+from gptnt.protocol import Wire, WiresModule
 from gptnt.rules._edgework import Edgework
 from gptnt.rules._steps import Press
 from gptnt.rules.modules.wires import (

@@ -19,8 +19,7 @@ from typing import TypeVar
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gptnt.protocol._kinds import ModuleKind
-from gptnt.protocol._state import ModuleState, timer_text
+from gptnt.protocol import ModuleKind, ModuleState, timer_text
 from gptnt.rules._edgework import Edgework
 from gptnt.rules._steps import Hold, Press, Release, Step
 from gptnt.rules.ruleset import V1

@@ -7,9 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gptnt.errors import SimulatorError
-from gptnt.protocol import timer_text
-from gptnt.protocol._kinds import MODULE_KINDS
-from gptnt.protocol._state import BombState
+from gptnt.protocol import MODULE_KINDS, BombState, timer_text
 from gptnt.rules.ruleset import V1
 from gptnt.sim.bomb import Bomb, BombSpec
 

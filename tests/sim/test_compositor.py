@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from gptnt.protocol._kinds import MODULE_KINDS
+from gptnt.protocol import MODULE_KINDS
 from gptnt.rules.ruleset import V1
 from gptnt.sim.bomb import Bomb, BombSpec
 from gptnt.sim.render.compositor import Compositor, Scene, hsv_palette, led_colour

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gptnt.protocol._state import BatteryWidget, IndicatorWidget, PortWidget, SerialNumberWidget
+from gptnt.protocol import BatteryWidget, IndicatorWidget, PortWidget, SerialNumberWidget
 from gptnt.rules._edgework import Edgework
 from gptnt.sim.edgework import (
     EDGE_CAPACITY,

@@ -32,12 +32,12 @@ from typing import Any, TypeVar
 
 import pytest
 
-from gptnt.protocol._kinds import ModuleKind
-from gptnt.protocol._state import (
+from gptnt.protocol import (
     BigButtonModule,
     KeypadModule,
     MazeModule,
     MemoryModule,
+    ModuleKind,
     MorseModule,
     SimonModule,
     VennModule,

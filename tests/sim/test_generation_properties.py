@@ -20,8 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import TypeAdapter
 
-from gptnt.protocol._kinds import MODULE_KINDS, ModuleKind
-from gptnt.protocol._state import ModuleState
+from gptnt.protocol import MODULE_KINDS, ModuleKind, ModuleState
 from gptnt.rules._edgework import Edgework
 from gptnt.rules.oracle import rule_file
 from gptnt.rules.ruleset import V1

@@ -6,7 +6,7 @@ import random
 
 from _support import FakeBomb, follow_the_oracle, generated, random_play_test
 
-from gptnt.protocol._state import MemoryModule
+from gptnt.protocol import MemoryModule
 from gptnt.rules.modules import memory as rules_file
 from gptnt.rules.ruleset import V1
 from gptnt.sim.modules._base import Slot

@@ -6,7 +6,7 @@ import random
 
 from _support import FakeBomb, follow_the_oracle, generated, random_serial
 
-from gptnt.protocol._state import MorseModule
+from gptnt.protocol import MorseModule
 from gptnt.rules._edgework import Edgework
 from gptnt.rules.modules import morse as rules_file
 from gptnt.rules.ruleset import V1

@@ -6,7 +6,7 @@ import random
 
 from _support import FakeBomb, follow_the_oracle, generated, random_serial
 
-from gptnt.protocol._state import PasswordModule
+from gptnt.protocol import PasswordModule
 from gptnt.rules._edgework import Edgework
 from gptnt.rules.modules import password as rules_file
 from gptnt.rules.modules.password import candidates

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from gptnt.protocol._kinds import MODULE_KINDS
+from gptnt.protocol import MODULE_KINDS
 from gptnt.rules.ruleset import V1
 from gptnt.sim.selfcheck import check_module
 

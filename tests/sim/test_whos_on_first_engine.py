@@ -7,7 +7,7 @@ from collections import Counter
 
 from _support import FakeBomb, follow_the_oracle, generated, random_play_test
 
-from gptnt.protocol._state import WhosOnFirstModule
+from gptnt.protocol import WhosOnFirstModule
 from gptnt.rules.modules import whos_on_first as rules_file
 from gptnt.rules.ruleset import V1
 from gptnt.sim.modules._base import Slot

@@ -255,7 +255,7 @@ def test_letters_go_past_z() -> None:
 
 
 def test_every_module_kind_has_a_placement() -> None:
-    from gptnt.protocol._kinds import MODULE_KINDS
+    from gptnt.protocol import MODULE_KINDS
 
     assert set(MODULE_KINDS) | {None} == set(PLACEMENTS)
 

@@ -15,7 +15,7 @@ from typing import Any, Protocol, cast
 
 from gptnt.errors import ConfigError
 from gptnt.manual._layout import Section
-from gptnt.protocol._kinds import BY_NAME
+from gptnt.protocol import KINDS_BY_NAME
 
 __all__ = ["SectionFile", "section_for"]
 
@@ -32,7 +32,7 @@ class SectionFile(Protocol):
 
 def section_for(kind: str) -> SectionFile:
     """The section file of a module kind (``Wires``, ``BigButton``, …)."""
-    spec = BY_NAME.get(kind)
+    spec = KINDS_BY_NAME.get(kind)
     if spec is None:
-        raise ConfigError(f"module kind {kind!r} is unknown; use one of {', '.join(BY_NAME)}")
+        raise ConfigError(f"module kind {kind!r} is unknown; use one of {', '.join(KINDS_BY_NAME)}")
     return cast(SectionFile, importlib.import_module(f"gptnt.manual.modules.{spec.stem}"))

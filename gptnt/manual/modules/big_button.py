@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gptnt.manual._layout import Block, Bullets, Heading, Paragraph, Section, Table
 from gptnt.manual.modules._words import edgework_condition
-from gptnt.protocol._kinds import kind_spec
+from gptnt.protocol import kind_spec
 from gptnt.rules._steps import Timing
 from gptnt.rules.modules import big_button
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gptnt.manual._layout import Block, Heading, Paragraph, Section, Table
-from gptnt.protocol._kinds import kind_spec
+from gptnt.protocol import kind_spec
 from gptnt.rules.modules import password
 
 TITLE = kind_spec("Password").title

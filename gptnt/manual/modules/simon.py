@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gptnt.manual import _figures as fig
 from gptnt.manual._layout import Block, Heading, Paragraph, Section, Table
-from gptnt.protocol._kinds import kind_spec
+from gptnt.protocol import kind_spec
 from gptnt.rules.modules import simon
 
 TITLE = kind_spec("Simon").title

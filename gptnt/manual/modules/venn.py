@@ -5,7 +5,7 @@ from __future__ import annotations
 from gptnt.manual import _venn_figures as venn_fig
 from gptnt.manual._layout import Block, Bullets, Heading, PageBreak, Paragraph, Section
 from gptnt.manual.modules._words import upper_first
-from gptnt.protocol._kinds import kind_spec
+from gptnt.protocol import kind_spec
 from gptnt.rules.modules import venn
 
 TITLE = kind_spec("Venn").title

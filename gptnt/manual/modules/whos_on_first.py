@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gptnt.manual import _figures as fig
 from gptnt.manual._layout import Block, Bullets, Heading, PageBreak, Paragraph, Section, Table
-from gptnt.protocol._kinds import kind_spec
+from gptnt.protocol import kind_spec
 from gptnt.rules.modules import whos_on_first
 
 TITLE = kind_spec("WhosOnFirst").title

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gptnt.manual._layout import Block, Heading, Paragraph, Section, Table
 from gptnt.manual.modules._words import ordinal, upper_first
-from gptnt.protocol._kinds import kind_spec
+from gptnt.protocol import kind_spec
 from gptnt.rules.modules import wire_sequence
 
 TITLE = kind_spec("WireSequence").title

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gptnt.manual._layout import Block, Bullets, Heading, Paragraph, Section
 from gptnt.manual.modules._words import count_words, edgework_condition, ordinal
-from gptnt.protocol._kinds import kind_spec
+from gptnt.protocol import kind_spec
 from gptnt.rules.modules import wires
 
 TITLE = kind_spec("Wires").title

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from gptnt.errors import ConfigError
-from gptnt.protocol._state import BigButtonModule
+from gptnt.protocol import BigButtonModule
 from gptnt.rules._edgework import (
     BatteriesAbove,
     Edgework,

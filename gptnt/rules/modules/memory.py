@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gptnt.errors import ConfigError
-from gptnt.protocol._state import MemoryModule
+from gptnt.protocol import MemoryModule
 from gptnt.rules._edgework import Edgework
 from gptnt.rules._steps import Press, Step
 

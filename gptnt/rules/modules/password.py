@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from gptnt.protocol._state import PasswordModule
+from gptnt.protocol import PasswordModule
 from gptnt.rules._edgework import Edgework
 from gptnt.rules._file import no_history
 from gptnt.rules._steps import Press, Step

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from gptnt.protocol._state import SimonModule
+from gptnt.protocol import SimonModule
 from gptnt.rules._edgework import Edgework
 from gptnt.rules._file import no_history
 from gptnt.rules._steps import Press, Step

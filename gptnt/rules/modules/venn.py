@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from gptnt.protocol._state import VennModule, VennWire
+from gptnt.protocol import VennModule, VennWire
 from gptnt.rules._edgework import Edgework
 from gptnt.rules._file import no_history
 from gptnt.rules._steps import Press, Step

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gptnt.errors import ConfigError
-from gptnt.protocol._state import WhosOnFirstModule
+from gptnt.protocol import WhosOnFirstModule
 from gptnt.rules._edgework import Edgework
 from gptnt.rules._file import no_history
 from gptnt.rules._steps import Press, Step

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from gptnt.protocol._state import SequenceWire, WireSequenceModule
+from gptnt.protocol import SequenceWire, WireSequenceModule
 from gptnt.rules._edgework import Edgework
 from gptnt.rules._file import no_history
 from gptnt.rules._steps import Press, Step

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from gptnt.errors import ConfigError
-from gptnt.protocol._state import Wire, WireColor, WiresModule
+from gptnt.protocol import Wire, WireColor, WiresModule
 from gptnt.rules._edgework import (
     Edgework,
     EdgeworkCondition,

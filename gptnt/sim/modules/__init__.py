@@ -10,7 +10,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 from gptnt.errors import SimulatorError
-from gptnt.protocol._kinds import BY_NAME
+from gptnt.protocol import KINDS_BY_NAME
 
 if TYPE_CHECKING:
     from gptnt.sim.modules._base import ModuleEngine
@@ -20,7 +20,9 @@ __all__ = ["engine_for"]
 
 def engine_for(kind: str) -> type[ModuleEngine]:
     """The engine class of a module kind (``Wires``, ``BigButton``, …)."""
-    spec = BY_NAME.get(kind)
+    spec = KINDS_BY_NAME.get(kind)
     if spec is None:
-        raise SimulatorError(f"module kind {kind!r} is unknown; use one of {', '.join(BY_NAME)}")
+        raise SimulatorError(
+            f"module kind {kind!r} is unknown; use one of {', '.join(KINDS_BY_NAME)}"
+        )
     return importlib.import_module(f"gptnt.sim.modules.{spec.stem}").ENGINE

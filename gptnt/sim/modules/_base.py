@@ -11,8 +11,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
-from gptnt.protocol._kinds import ModuleKind
-from gptnt.protocol._state import ModuleState
+from gptnt.protocol import ModuleKind, ModuleState
 from gptnt.rules._edgework import Edgework
 from gptnt.rules.ruleset import Ruleset
 

@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass
 
 from gptnt.errors import SimulatorError
-from gptnt.protocol._state import BigButtonModule
+from gptnt.protocol import BigButtonModule
 from gptnt.rules.modules.big_button import action, release_ok, tap_ok
 from gptnt.rules.ruleset import Ruleset
 from gptnt.sim.modules._base import BombContext, ModuleEngine, Slot

@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass
 
 from gptnt.errors import SimulatorError
-from gptnt.protocol._state import KeypadKey, KeypadModule
+from gptnt.protocol import KeypadKey, KeypadModule
 from gptnt.rules.modules.keypad import KEYS, press_order
 from gptnt.rules.ruleset import Ruleset
 from gptnt.sim.modules._base import BombContext, ModuleEngine, Slot

@@ -10,8 +10,7 @@ import random
 from dataclasses import dataclass
 from typing import ClassVar
 
-from gptnt.protocol._kinds import ModuleKind
-from gptnt.protocol._state import MazeCell, MazeModule
+from gptnt.protocol import MazeCell, MazeModule, ModuleKind
 from gptnt.rules.modules.maze import MOVES, Cell, Maze
 from gptnt.rules.ruleset import Ruleset
 from gptnt.sim.modules._base import BombContext, ModuleEngine, Slot

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from gptnt.protocol._state import MemoryModule
+from gptnt.protocol import MemoryModule
 from gptnt.rules.modules.memory import BUTTONS, MemoryPress, position_to_press
 from gptnt.rules.ruleset import Ruleset
 from gptnt.sim.modules._base import BombContext, Slot

@@ -11,8 +11,7 @@ import random
 from dataclasses import dataclass
 from typing import ClassVar
 
-from gptnt.protocol._kinds import ModuleKind
-from gptnt.protocol._state import MorseModule
+from gptnt.protocol import ModuleKind, MorseModule
 from gptnt.rules.modules.morse import ELEMENTS
 from gptnt.rules.ruleset import Ruleset
 from gptnt.sim.modules._base import BombContext, ModuleEngine, Slot

@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from gptnt.errors import SimulatorError
-from gptnt.protocol._kinds import ModuleKind
-from gptnt.protocol._state import PasswordModule
+from gptnt.protocol import ModuleKind, PasswordModule
 from gptnt.rules.modules.password import COLUMNS, candidates
 from gptnt.rules.ruleset import Ruleset
 from gptnt.sim.modules._base import BombContext, ModuleEngine, Slot

@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass
 
 from gptnt.errors import SimulatorError
-from gptnt.protocol._state import SimonModule
+from gptnt.protocol import SimonModule
 from gptnt.rules.modules.simon import COLORS, mapped
 from gptnt.rules.ruleset import Ruleset
 from gptnt.sim.modules._base import BombContext, ModuleEngine, Slot

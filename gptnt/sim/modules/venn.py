@@ -9,8 +9,7 @@ import random
 from dataclasses import dataclass
 from typing import ClassVar, get_args
 
-from gptnt.protocol._kinds import ModuleKind
-from gptnt.protocol._state import VennColor, VennModule, VennWire
+from gptnt.protocol import ModuleKind, VennColor, VennModule, VennWire
 from gptnt.rules.modules.venn import features
 from gptnt.rules.ruleset import Ruleset
 from gptnt.sim.modules._base import BombContext, ModuleEngine, Slot

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from gptnt.protocol._state import WhosOnFirstModule
+from gptnt.protocol import WhosOnFirstModule
 from gptnt.rules.modules.whos_on_first import BUTTONS, button_to_press
 from gptnt.rules.ruleset import Ruleset
 from gptnt.sim.modules._base import BombContext, Slot

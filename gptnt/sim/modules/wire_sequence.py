@@ -17,8 +17,7 @@ import random
 from dataclasses import dataclass
 from typing import ClassVar
 
-from gptnt.protocol._kinds import ModuleKind
-from gptnt.protocol._state import SequenceColor, SequenceWire, WireSequenceModule
+from gptnt.protocol import ModuleKind, SequenceColor, SequenceWire, WireSequenceModule
 from gptnt.rules.modules.wire_sequence import PANELS, SLOTS_PER_PANEL, panel_of, required
 from gptnt.rules.ruleset import Ruleset
 from gptnt.sim.modules._base import BombContext, ModuleEngine, Slot

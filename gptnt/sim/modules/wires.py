@@ -10,7 +10,7 @@ import random
 from dataclasses import dataclass
 
 from gptnt.errors import SimulatorError
-from gptnt.protocol._state import Wire, WiresModule
+from gptnt.protocol import Wire, WiresModule
 from gptnt.rules.modules.wires import wire_to_cut
 from gptnt.rules.ruleset import Ruleset
 from gptnt.sim.modules._base import BombContext, ModuleEngine, Slot

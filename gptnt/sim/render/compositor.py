@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PIL import Image
 
-from gptnt.protocol._state import BombSide, timer_text
+from gptnt.protocol import BombSide, timer_text
 from gptnt.sim.bomb import Bomb
 from gptnt.sim.render.edges import side_view
 from gptnt.sim.render.faces import (

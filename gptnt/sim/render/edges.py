@@ -14,7 +14,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from gptnt.fonts import font
-from gptnt.protocol._state import (
+from gptnt.protocol import (
     BatteryWidget,
     EdgeSide,
     IndicatorWidget,

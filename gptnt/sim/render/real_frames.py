@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-from gptnt.protocol._state import BombSide
+from gptnt.protocol import BombSide
 from gptnt.rules.ruleset import V1
 from gptnt.sim.bomb import Bomb, BombSpec
 from gptnt.sim.edgework import generate_widgets

@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import cast
 
-from gptnt.protocol._kinds import BY_NAME
+from gptnt.protocol import KINDS_BY_NAME
 from gptnt.sim.render._view import ModuleDrawer
 
 __all__ = ["drawer_for"]
@@ -20,7 +20,9 @@ def drawer_for(kind: str) -> ModuleDrawer:
     """The drawer module of a module kind (``Wires``, ``BigButton``, …)."""
     from gptnt.errors import SimulatorError
 
-    spec = BY_NAME.get(kind)
+    spec = KINDS_BY_NAME.get(kind)
     if spec is None:
-        raise SimulatorError(f"module kind {kind!r} is unknown; use one of {', '.join(BY_NAME)}")
+        raise SimulatorError(
+            f"module kind {kind!r} is unknown; use one of {', '.join(KINDS_BY_NAME)}"
+        )
     return cast(ModuleDrawer, importlib.import_module(f"gptnt.sim.render.modules.{spec.stem}"))
