@@ -3,8 +3,10 @@ pyproject.toml) and the linter."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from collections import defaultdict
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -41,3 +43,70 @@ def test_no_contract_allows_indirect_imports() -> None:
     config = tomllib.loads((REPO / "pyproject.toml").read_text())
     contracts = config["tool"]["importlinter"]["contracts"]
     assert contracts and not any(c.get("allow_indirect_imports") for c in contracts)
+
+
+def _modules(*roots: str) -> list[tuple[str, ast.Module]]:
+    """Every Python file under ``roots``, by repo-relative path, parsed."""
+    return [
+        (path.relative_to(REPO).as_posix(), ast.parse(path.read_text(), str(path)))
+        for root in roots
+        for path in sorted((REPO / root).rglob("*.py"))
+    ]
+
+
+def test_nothing_outside_the_protocol_imports_its_private_modules() -> None:
+    """``gptnt.protocol``'s root exports the whole vocabulary; its ``_*`` modules are its own
+    business, so a move inside the package never breaks an import elsewhere."""
+    offenders = []
+    for path, tree in _modules("gptnt", "services", "tests", "scripts"):
+        if path.startswith("gptnt/protocol/"):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [f"{node.module}.{alias.name}" for alias in node.names]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            if any(name.startswith("gptnt.protocol._") for name in names):
+                offenders.append(f"{path}:{node.lineno}")
+    assert not offenders, offenders
+
+
+# The shared words and the one module each is defined in (None: nowhere; say whose outcome).
+VOCABULARY = {
+    "Mode": "gptnt/protocol/_play.py",
+    "Role": "gptnt/protocol/_play.py",
+    "GameOutcome": "gptnt/protocol/_play.py",
+    "EpisodeOutcome": "gptnt/records/_schema.py",
+    "Outcome": None,
+}
+
+
+def _definitions(tree: ast.Module) -> list[tuple[str, bool]]:
+    """(name, is a ``Literal`` alias) for each class and ``Literal`` alias at the top level."""
+    found = []
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            found.append((node.name, False))
+        elif isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+            target = node.targets[0] if isinstance(node, ast.Assign) else node.target
+            if isinstance(target, ast.Name) and "Literal[" in ast.unparse(node.value):
+                found.append((target.id, True))
+    return found
+
+
+def test_no_vocabulary_is_defined_twice() -> None:
+    """``Mode``, ``Role`` and the outcomes are defined only in their home module, and no two
+    modules of the library or the services define a ``Literal`` alias of the same name (two
+    vocabularies sharing a name, or one written twice)."""
+    misplaced, aliases = [], defaultdict(list)
+    for path, tree in _modules("gptnt", "services"):
+        for name, is_alias in _definitions(tree):
+            if name in VOCABULARY and VOCABULARY[name] != path:
+                misplaced.append(f"{path}: {name}")
+            if is_alias:
+                aliases[name].append(path)
+    assert not misplaced, misplaced
+    twice = {name: paths for name, paths in aliases.items() if len(paths) > 1}
+    assert not twice, twice

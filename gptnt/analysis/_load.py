@@ -34,7 +34,7 @@ from gptnt.records import (
 GAME_OUTCOMES = ("solved", "timeout", "strikeout")
 """The outcomes that are the players' results; anything else is never in a rate's n."""
 
-Status = Literal["finished", "crashed", "parked", "incomplete"]
+EpisodeStatus = Literal["finished", "crashed", "parked", "incomplete"]
 """``finished``: it has an outcome; ``crashed``: its latest attempt crashed and may be retried;
 ``parked``: it crashed too often; ``incomplete``: it started but has no ledger line."""
 
@@ -48,7 +48,7 @@ class Episode:
     key: str  # the natural key: mission, mode, players, repeat
     attempt: int
     attempts: int  # attempts the ledger recorded
-    status: Status
+    status: EpisodeStatus
     started: EpisodeStarted | None
     summary: Summary | None
     turns: tuple[TurnEvent, ...]
@@ -174,7 +174,7 @@ def load_run(run_dir: Path) -> Run:
         )
     entries = list(ledger.entries())
     latest = ledger.latest()
-    counted: dict[str, tuple[Path, int, Status]] = {
+    counted: dict[str, tuple[Path, int, EpisodeStatus]] = {
         # An interrupted attempt ended before its outcome, as a killed run's would: incomplete.
         key: (run_dir / e.episode_dir, e.attempt,
               "incomplete" if e.status == "interrupted" else e.status)
@@ -206,7 +206,7 @@ def load_runs(run_dirs: Sequence[Path]) -> list[Run]:
 
 
 def _episode(
-    run: str, key: str, folder: Path, attempt: int, status: Status, attempts: int
+    run: str, key: str, folder: Path, attempt: int, status: EpisodeStatus, attempts: int
 ) -> Episode:
     started = None
     ended = None

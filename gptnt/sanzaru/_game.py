@@ -23,15 +23,19 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from gptnt.sanzaru._bomb import Bomb
 from gptnt.sanzaru._symbols import resolve
 
-Role = Literal["deaf", "mute", "blind", "solo"]
-TEAM: tuple[Role, ...] = ("deaf", "mute", "blind")
+SanzaruRole = Literal["deaf", "mute", "blind", "solo"]
+"""A SANZARU agent's seat (three split senses, or the solo ablation holding all); not KTANE's
+``Role`` (Defuser, Expert)."""
+TEAM: tuple[SanzaruRole, ...] = ("deaf", "mute", "blind")
 HEARS = {"deaf": False, "mute": True, "blind": True}
 SEES_GESTURES = {"deaf": True, "mute": True, "blind": False}
 CAN_SPEAK = {"deaf": True, "mute": False, "blind": True, "solo": False}
 CAN_GESTURE = {"deaf": True, "mute": True, "blind": False, "solo": False}
 CAN_ACT = {"deaf": False, "mute": False, "blind": True, "solo": True}
 
-Outcome = Literal["defused", "timed_out", "wrong_action"]
+SanzaruOutcome = Literal["defused", "timed_out", "wrong_action"]
+"""How a SANZARU episode ended: the bomb defused, the rounds used up, or a wrong cut or press;
+not KTANE's ``GameOutcome``."""
 
 
 class Call(BaseModel):
@@ -71,7 +75,7 @@ class Episode:
     bomb: Bomb
     solo: bool = False
     round: int = 1
-    outcome: Outcome | None = None
+    outcome: SanzaruOutcome | None = None
     inbox: dict[str, list[Delivery]] = field(default_factory=dict)
     pending: dict[str, list[Delivery]] = field(default_factory=dict)
     log: list[dict[str, Any]] = field(default_factory=list)
@@ -80,10 +84,10 @@ class Episode:
     """(round, position, colour) of every cut attempted."""
 
     @property
-    def roles(self) -> tuple[Role, ...]:
+    def roles(self) -> tuple[SanzaruRole, ...]:
         return ("solo",) if self.solo else TEAM
 
-    def view(self, role: Role) -> str:
+    def view(self, role: SanzaruRole) -> str:
         b = self.bomb
         match role:
             case "deaf":
@@ -95,12 +99,12 @@ class Episode:
         return (f"{b.deaf_view(self.round)}\n-- by touch --\n{b.blind_view(self.round)}\n"
                 f"-- manual --\n{b.manual.text()}")  # fmt: skip
 
-    def deliveries(self, role: Role) -> list[Delivery]:
+    def deliveries(self, role: SanzaruRole) -> list[Delivery]:
         return list(self.inbox.get(role, []))
 
     # ---- a turn
 
-    def play(self, role: Role, calls: list[dict[str, Any] | Call]) -> None:
+    def play(self, role: SanzaruRole, calls: list[dict[str, Any] | Call]) -> None:
         """Carry out one agent's calls for this round."""
         for raw in calls:
             if self.outcome is not None:
@@ -122,7 +126,7 @@ class Episode:
                 case "act":
                     self._act(role, call, entry)
 
-    def _speak(self, role: Role, call: Call, entry: dict[str, Any]) -> None:
+    def _speak(self, role: SanzaruRole, call: Call, entry: dict[str, Any]) -> None:
         if not CAN_SPEAK[role]:
             return self._bounce(role, entry, f"{role} cannot speak")
         text = (call.text or "").strip()[:2000]
@@ -136,7 +140,7 @@ class Episode:
             self.pending.setdefault(r, []).append(Delivery(role, "speech", text))
         self._log(role, entry, "delivered", receivers)
 
-    def _gesture(self, role: Role, call: Call, entry: dict[str, Any]) -> None:
+    def _gesture(self, role: SanzaruRole, call: Call, entry: dict[str, Any]) -> None:
         if not CAN_GESTURE[role]:
             return self._bounce(role, entry, f"{role} cannot gesture")
         if call.to is None or call.to == role:
@@ -151,7 +155,7 @@ class Episode:
         self.pending.setdefault(call.to, []).append(Delivery(role, "gesture", " ".join(glyphs)))
         self._log(role, entry | {"glyphs": glyphs}, "delivered", [call.to])
 
-    def _act(self, role: Role, call: Call, entry: dict[str, Any]) -> None:
+    def _act(self, role: SanzaruRole, call: Call, entry: dict[str, Any]) -> None:
         b = self.bomb
         if not CAN_ACT[role]:
             return self._bounce(role, entry, f"{role} cannot act on the bomb")
@@ -184,7 +188,7 @@ class Episode:
         if b.defused:
             self._end("defused")
 
-    def _bounce(self, role: Role, entry: dict[str, Any], why: str) -> None:
+    def _bounce(self, role: SanzaruRole, entry: dict[str, Any], why: str) -> None:
         self.pending.setdefault(role, []).append(Delivery("referee", "bounce", why))
         self._log(role, entry, "bounced", reason=why)
 
@@ -197,7 +201,7 @@ class Episode:
             row["reason"] = reason
         self.log.append(row)
 
-    def _end(self, outcome: Outcome) -> None:
+    def _end(self, outcome: SanzaruOutcome) -> None:
         self.outcome = outcome
 
     # ---- rounds

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict
 
 from gptnt.sanzaru._bomb import Variant, generate, variant, variants
 from gptnt.sanzaru._coding import code_loss
-from gptnt.sanzaru._game import Episode, Role
+from gptnt.sanzaru._game import Episode, SanzaruOutcome, SanzaruRole
 from gptnt.sanzaru._teams import Agent, Hints, ModelAgent, Turn, oracle_team, random_team
 
 SCHEMA_VERSION = 1
@@ -45,7 +45,7 @@ class Summary(BaseModel):
     hints: str
     solo: bool
     thinking: str | None
-    outcome: Literal["defused", "timed_out", "wrong_action", "crashed"]
+    outcome: SanzaruOutcome | Literal["crashed"]  # crashed: the harness failed, not the team
     rounds_used: int
     rounds: int
     bounces: int
@@ -70,7 +70,7 @@ class Team:
     solo: bool = False
     thinking: str | None = None
 
-    def agents(self, episode: Episode, seed: str) -> dict[Role, Agent]:
+    def agents(self, episode: Episode, seed: str) -> dict[SanzaruRole, Agent]:
         if self.kind == "oracle":
             return oracle_team(episode.bomb)  # type: ignore[return-value]
         if self.kind == "random":

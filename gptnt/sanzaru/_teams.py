@@ -16,7 +16,7 @@ from string import Template
 from typing import Any, Literal, Protocol
 
 from gptnt.sanzaru._bomb import Bomb
-from gptnt.sanzaru._game import Delivery, Role
+from gptnt.sanzaru._game import Delivery, SanzaruRole
 from gptnt.sanzaru._symbols import NAME_OF, NAMES, alphabet_text
 
 Hints = Literal["none", "weak", "strong", "playbook"]
@@ -27,7 +27,7 @@ _CALLS = re.compile(r"<calls>(.*?)</calls>", re.DOTALL | re.IGNORECASE)
 
 @dataclass(frozen=True)
 class Turn:
-    role: Role
+    role: SanzaruRole
     round: int
     rounds: int
     view: str
@@ -42,7 +42,7 @@ class Reply:
 
 
 class Agent(Protocol):
-    role: Role
+    role: SanzaruRole
 
     async def turn(self, turn: Turn) -> Reply: ...
 
@@ -75,7 +75,7 @@ def _entry(key: str, values: tuple[str, ...]) -> list[str]:
 @dataclass
 class OracleMute:
     bomb: Bomb
-    role: Role = "mute"
+    role: SanzaruRole = "mute"
     sent: bool = False
 
     async def turn(self, turn: Turn) -> Reply:
@@ -103,7 +103,7 @@ class OracleMute:
 @dataclass
 class OracleDeaf:
     bomb: Bomb  # read only for the variant's published parameters (cycle length, flashes)
-    role: Role = "deaf"
+    role: SanzaruRole = "deaf"
     table: dict[tuple[str, ...], list[str]] | None = None
     first_colours: list[str] = field(default_factory=list)
     lights: dict[int, str] = field(default_factory=dict)
@@ -164,7 +164,7 @@ class OracleDeaf:
 @dataclass
 class OracleBlind:
     bomb: Bomb
-    role: Role = "blind"
+    role: SanzaruRole = "blind"
     told: bool = False
 
     async def turn(self, turn: Turn) -> Reply:
@@ -213,7 +213,7 @@ def _parse(view: str) -> dict[str, Any]:
     }
 
 
-def oracle_team(bomb: Bomb) -> dict[Role, Agent]:
+def oracle_team(bomb: Bomb) -> dict[SanzaruRole, Agent]:
     return {"deaf": OracleDeaf(bomb), "mute": OracleMute(bomb), "blind": OracleBlind(bomb)}
 
 
@@ -224,7 +224,7 @@ def oracle_team(bomb: Bomb) -> dict[Role, Agent]:
 class RandomAgent:
     """Uniform over what its role can do; Blind acts in about a third of its turns."""
 
-    role: Role
+    role: SanzaruRole
     bomb: Bomb
     rng: random.Random
 
@@ -245,7 +245,7 @@ class RandomAgent:
         return Reply([{"call": "act", "op": op, "position": p}, {"call": "wait"}])
 
 
-def random_team(bomb: Bomb, seed: str) -> dict[Role, Agent]:
+def random_team(bomb: Bomb, seed: str) -> dict[SanzaruRole, Agent]:
     return {
         r: RandomAgent(r, bomb, random.Random(f"{seed}:{r}")) for r in ("deaf", "mute", "blind")
     }  # type: ignore[misc]
@@ -254,7 +254,7 @@ def random_team(bomb: Bomb, seed: str) -> dict[Role, Agent]:
 # ----------------------------------------------------------------------------- model agents
 
 
-def system_prompt(role: Role, hints: Hints) -> str:
+def system_prompt(role: SanzaruRole, hints: Hints) -> str:
     parts = ["common.md", f"role_{role}.md"]
     if role != "solo":
         parts.append(f"hints_{hints}.md")
@@ -266,7 +266,7 @@ def system_prompt(role: Role, hints: Hints) -> str:
 class ModelAgent:
     """One role played by a model: its history as delivered, its own replies, a window."""
 
-    def __init__(self, role: Role, config, hints: Hints, history: int | None = None) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, role: SanzaruRole, config, hints: Hints, history: int | None = None) -> None:  # type: ignore[no-untyped-def]
         from gptnt.players.backends import ModelBackend
 
         self.role = role

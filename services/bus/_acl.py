@@ -19,20 +19,39 @@ from urllib.parse import quote, urlsplit, urlunsplit
 
 import redis.asyncio as aioredis
 
-from services.bus._keys import GameKeys, Service
+from services.bus._keys import ANY, GameKeys, Service
 
-# Key patterns per service; "{p}" is the game's prefix. Write-only patterns are marked "W:".
-_GRANTS: dict[Service, tuple[str, ...]] = {
-    "game": ("{p}game:*", "{p}reply:*:game:*"),
-    "defuser": (
-        "{p}defuser:*",
-        "W:{p}expert:inbox",
-        "{p}game:rpc:defuser",
-        "{p}reply:defuser:game:*",
-        "{p}reply:manager:defuser:*",
-    ),
-    "expert": ("{p}expert:*", "W:{p}defuser:inbox", "{p}reply:manager:expert:*"),
-}
+
+@dataclass(frozen=True)
+class _Grant:
+    """One key pattern a service's user may use; ``write_only``: it may push, not read."""
+
+    pattern: str
+    write_only: bool = False
+
+
+def _grants(keys: GameKeys) -> dict[Service, tuple[_Grant, ...]]:
+    """What each service's user may reach, as patterns made by the key builder itself."""
+
+    def own(service: Service) -> _Grant:
+        return _Grant(keys.owned(service) + ANY)
+
+    return {
+        "game": (own("game"), _Grant(keys.reply(ANY, "game", ANY))),
+        "defuser": (
+            own("defuser"),
+            _Grant(keys.inbox("expert"), write_only=True),
+            _Grant(keys.rpc("game", "defuser")),
+            _Grant(keys.reply("defuser", "game", ANY)),
+            _Grant(keys.reply("manager", "defuser", ANY)),
+        ),
+        "expert": (
+            own("expert"),
+            _Grant(keys.inbox("defuser"), write_only=True),
+            _Grant(keys.reply("manager", "expert", ANY)),
+        ),
+    }
+
 
 # Only what the bus itself uses; nothing that lists or scans the keyspace.
 _COMMANDS = [
@@ -89,20 +108,20 @@ async def create_users(
 ) -> dict[Service, Credentials]:
     """Create (or replace) the ACL users of one game; ``admin`` must be allowed ``ACL SETUSER``."""
     split_rw = await _major_version(admin) >= 7
+    grants = _grants(keys)
     made: dict[Service, Credentials] = {}
     for service in services:
         creds = Credentials(keys.user(service), secrets.token_hex(16))
         rules = ["reset", "on", f">{creds.password}", "resetchannels", "-@all"]
         rules += [f"+{command}" for command in _COMMANDS]
-        for grant in _GRANTS[service]:
-            write_only = grant.startswith("W:")
-            pattern = grant.removeprefix("W:").format(p=keys.prefix)
-            rules.append(f"%W~{pattern}" if write_only and split_rw else f"~{pattern}")
+        for grant in grants[service]:
+            split = grant.write_only and split_rw
+            rules.append(f"%W~{grant.pattern}" if split else f"~{grant.pattern}")
         await admin.execute_command("ACL", "SETUSER", creds.user, *rules)
         made[service] = creds
     return made
 
 
 async def delete_users(admin: aioredis.Redis, keys: GameKeys) -> None:
-    users = [keys.user(s) for s in _GRANTS]
+    users = [keys.user(s) for s in _grants(keys)]
     await admin.execute_command("ACL", "DELUSER", *users)

@@ -13,6 +13,10 @@ from typing import Literal
 from gptnt.protocol import Role
 
 Service = Literal["game", "defuser", "expert", "manager"]
+Wildcard = Literal["*"]
+ANY: Wildcard = "*"
+"""Given for a part of a key name, it makes the name an ACL key pattern matching any value there
+(``_acl.py`` builds every user's patterns this way, so each key shape is written once, here)."""
 
 
 @dataclass(frozen=True)
@@ -25,26 +29,30 @@ class GameKeys:
     def prefix(self) -> str:
         return f"gptnt:{self.game_id}:"
 
+    def owned(self, owner: Service) -> str:
+        """The start of every key ``owner`` owns: its request lists, inbox, heartbeat, events."""
+        return f"{self.prefix}{owner}:"
+
     def rpc(self, server: Service, caller: Service) -> str:
         """The request list a ``caller`` pushes onto to reach ``server``."""
-        return f"{self.prefix}{server}:rpc:{caller}"
+        return f"{self.owned(server)}rpc:{caller}"
 
-    def reply(self, caller: Service, server: Service, request_id: str) -> str:
+    def reply(self, caller: Service | Wildcard, server: Service, request_id: str) -> str:
         """The one-shot list ``server`` pushes its reply to ``caller``'s request onto. Naming
         both lets each server's ACL user reach only the replies it writes."""
         return f"{self.prefix}reply:{caller}:{server}:{request_id}"
 
     def inbox(self, role: Role) -> str:
         """A player's inbox: messages from its partner, oldest first."""
-        return f"{self.prefix}{role}:inbox"
+        return f"{self.owned(role)}inbox"
 
     def heartbeat(self, service: Service) -> str:
-        return f"{self.prefix}{service}:hb"
+        return f"{self.owned(service)}hb"
 
     @property
     def events(self) -> str:
         """The game service's event stream (lifecycle changes, game over)."""
-        return f"{self.prefix}game:events"
+        return f"{self.owned('game')}events"
 
     def user(self, service: Service) -> str:
         """The Redis ACL user name of a service of this game."""

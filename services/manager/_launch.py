@@ -15,14 +15,12 @@ import sys
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Protocol
 
 import redis.asyncio as aioredis
 
 from services.bus import ENV_URL, Service, connect
 from services.bus._server import die_with_parent
-
-Launch = Literal["process", "warm", "task"]
 
 
 class Handle(Protocol):

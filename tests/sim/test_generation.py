@@ -25,19 +25,18 @@ import functools
 import math
 from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping
-from dataclasses import dataclass, field
 from itertools import combinations, permutations, product
 from random import Random
 from typing import Any, TypeVar
 
 import pytest
+from _support import FakeBomb
 
 from gptnt.protocol import (
     BigButtonModule,
     KeypadModule,
     MazeModule,
     MemoryModule,
-    ModuleKind,
     MorseModule,
     SimonModule,
     VennModule,
@@ -161,25 +160,9 @@ def test_chi_square_sf_matches_closed_forms() -> None:
 # ---------------------------------------------------------------- drawing modules
 
 
-@dataclass
-class FakeBomb:
-    """The part of a bomb a module sees: fixed edgework, a strike log, a frozen timer."""
-
-    edgework: Edgework
-    strikes: list[ModuleKind] = field(default_factory=list)
-
-    @property
-    def strike_count(self) -> int:
-        return len(self.strikes)
-
-    def timer_text(self) -> str:
-        return "04:59"
-
-    def seconds_remaining(self) -> float:
-        return 299.0
-
-    def strike(self, module: ModuleKind) -> None:
-        self.strikes.append(module)
+def _bomb(edgework: Edgework) -> FakeBomb:
+    """A bomb whose timer stands at 04:59 (the test never moves ``now``)."""
+    return FakeBomb(edgework, limit=299.0)
 
 
 # Odd serial, no ports, no batteries, no indicators: generation of every module but Complicated
@@ -194,7 +177,7 @@ SLOT = Slot(on_front=True, index=1)
 def engines(kind: str, edgework: Edgework = PLAIN) -> tuple[ModuleEngine, ...]:
     """N fresh modules of ``kind`` from seeds 0..N-1 (shared by the tests: do not mutate)."""
     engine = engine_for(kind)
-    bomb = FakeBomb(edgework)
+    bomb = _bomb(edgework)
     return tuple(engine.generate(Random(seed), rules=V1, bomb=bomb, slot=SLOT) for seed in range(N))
 
 
@@ -207,7 +190,7 @@ def redrawn(kind: str, element: str) -> list[Any]:
     """Fresh modules after one press of ``element`` at t = 0 (right or wrong, both redraw),
     exported once the buttons have emerged again."""
     out = []
-    bomb = FakeBomb(PLAIN)
+    bomb = _bomb(PLAIN)
     for seed in range(N):
         engine = engine_for(kind).generate(Random(seed), rules=V1, bomb=bomb, slot=SLOT)
         engine.press(element, 0.0)
@@ -257,7 +240,7 @@ def test_button_colour_label_and_strip() -> None:
     independent — a [SIM/GUESS] the engine configures (``ButtonGeneration``). The strip is read
     from the export while held (``reroll_strip`` is off by default: the strip is fixed at
     generation, the other §8.2 option)."""
-    bomb = FakeBomb(PLAIN)
+    bomb = _bomb(PLAIN)
     seen = []
     for seed in range(N):
         engine = engine_for("BigButton").generate(Random(seed), rules=V1, bomb=bomb, slot=SLOT)

@@ -12,15 +12,15 @@ The distributions themselves are checked in ``test_generation.py``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from random import Random
 
 import pytest
+from _support import FakeBomb
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import TypeAdapter
 
-from gptnt.protocol import MODULE_KINDS, ModuleKind, ModuleState
+from gptnt.protocol import MODULE_KINDS, ModuleState
 from gptnt.rules._edgework import Edgework
 from gptnt.rules.oracle import rule_file
 from gptnt.rules.ruleset import V1
@@ -31,31 +31,15 @@ from gptnt.sim.modules._base import ModuleEngine, Slot
 STATE = TypeAdapter(ModuleState)
 
 
-@dataclass
-class FakeBomb:
-    """The part of a bomb a module sees: fixed edgework, a strike log, a frozen timer."""
-
-    edgework: Edgework
-    strikes: list[ModuleKind] = field(default_factory=list)
-
-    @property
-    def strike_count(self) -> int:
-        return len(self.strikes)
-
-    def timer_text(self) -> str:
-        return "01:45"
-
-    def seconds_remaining(self) -> float:
-        return 105.0
-
-    def strike(self, module: ModuleKind) -> None:
-        self.strikes.append(module)
+def _bomb(edgework: Edgework) -> FakeBomb:
+    """A bomb whose timer stands at 01:45 (the test never moves ``now``)."""
+    return FakeBomb(edgework, limit=105.0)
 
 
 def _module(kind: str, seed: int, widgets: int) -> ModuleEngine:
     edgework = Edgework.from_widgets(generate_widgets(Random(seed), widgets)[0])
     slot = Slot(on_front=seed % 2 == 0, index=seed % 6)
-    return engine_for(kind).generate(Random(seed), rules=V1, bomb=FakeBomb(edgework), slot=slot)
+    return engine_for(kind).generate(Random(seed), rules=V1, bomb=_bomb(edgework), slot=slot)
 
 
 def _valid(engine: ModuleEngine, t: float) -> ModuleState:

@@ -115,7 +115,7 @@ SCRATCH_FILES = {
         from collections.abc import Sequence
         from dataclasses import dataclass
         from typing import Literal
-        from gptnt.protocol._state import ModuleBase
+        from gptnt.protocol import ModuleBase
         from gptnt.rules._file import no_history
         from gptnt.rules._steps import Press
 
