@@ -39,8 +39,7 @@ def baseline_random(
     ] = None,
 ) -> None:
     """Success rate of the random Defuser per module type (single-module missions, sync)."""
-    from rich.console import Console
-
+    from gptnt.cli._console import make_console
     from gptnt.errors import ConfigError
     from gptnt.missions import load_missions
     from services.manager import baseline_spec, play_baseline
@@ -61,7 +60,7 @@ def baseline_random(
     workers = workers or os.cpu_count() or 1
     specs = [baseline_spec(m.id, r, seed) for m in missions for r in range(repeats)]
     run_dir = out / f"{time.strftime('%Y%m%d-%H%M%S')}-baseline-random"
-    console = Console()
+    console = make_console()
     console.print(
         f"Random Defuser: {len(specs)} episodes ({len(missions)} missions × {repeats}) on "
         f"{workers} worker(s); records in {run_dir}"

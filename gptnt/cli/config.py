@@ -57,9 +57,9 @@ def show(
 ) -> None:
     """Print every setting in force, its value and the layer that set it
     (default < file < env < flag)."""
-    from rich.console import Console
     from rich.table import Table
 
+    from gptnt.cli._console import make_console
     from gptnt.config import load_config
 
     layered = load_config(config, flags=parse_sets(set_ or []))
@@ -73,7 +73,7 @@ def show(
         table.add_column(column)
     for key, value, source in rows:
         table.add_row(key, "unset" if value is None else str(value), source)
-    Console().print(table)
+    make_console().print(table)
 
 
 def register(app: typer.Typer) -> None:

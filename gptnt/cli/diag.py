@@ -40,8 +40,7 @@ def build(
     ] = None,
 ) -> None:
     """Generate the datasets: JSONL + images per task, named by a hash of their inputs."""
-    from rich.console import Console
-
+    from gptnt.cli._console import make_console
     from gptnt.diagnostics import build_datasets
     from gptnt.diagnostics._dataset import TASKS
     from gptnt.errors import ConfigError
@@ -60,7 +59,7 @@ def build(
     rules.require(kinds)
     if out.exists() and not out.is_dir():
         raise ConfigError(f"--out {out}: exists and is not a folder; name a folder")
-    console = Console(stderr=True)
+    console = make_console(stderr=True)
     paths = build_datasets(
         tasks,
         out,
@@ -104,8 +103,7 @@ def run(
     """Ask a dataset's questions; resumable (answered questions are skipped on rerun)."""
     import asyncio
 
-    from rich.console import Console
-
+    from gptnt.cli._console import make_console
     from gptnt.diagnostics import ModelAnswerer, RandomAnswerer, TruthAnswerer, read_dataset
     from gptnt.diagnostics import run as run_dataset
     from gptnt.errors import ConfigError
@@ -133,7 +131,7 @@ def run(
         raise ConfigError(f"--paradigm {method!r}: use set-of-marks or coordinates")
     slug = "".join(c if c.isalnum() or c in "-_" else "-" for c in player)
     out = out or dataset.parent / "results" / f"{manifest.identity}--{slug}--{method}"
-    console = Console(stderr=True)
+    console = make_console(stderr=True)
     total = len(questions) if limit is None else min(limit, len(questions))
     count = {"done": 0, "right": 0}
 
@@ -170,11 +168,10 @@ def report(
     """Accuracy per category and module kind, with 95 % Wilson CIs and the chance level.
 
     Exit codes: 0 printed (and written), 1 a bad argument (one line naming it), 2 usage."""
-    import sys
 
-    from rich.console import Console
     from rich.table import Table
 
+    from gptnt.cli._console import make_console
     from gptnt.diagnostics import GROUPINGS, read_results, report_rows
 
     if out is not None:
@@ -182,7 +179,7 @@ def report(
 
         refuse_inside(out, results)
     found = read_results(results)
-    console = Console(width=None if sys.stdout.isatty() else 120)
+    console = make_console()
     for r in found:
         spec = r.spec
         for by in GROUPINGS:

@@ -44,8 +44,9 @@ def list_missions(
     if as_json:
         typer.echo(json.dumps([_summary(m) for m in missions], indent=2, ensure_ascii=False))
         return
-    from rich.console import Console
     from rich.table import Table
+
+    from gptnt.cli._console import make_console
 
     table = Table(title=f"{len(missions)} missions")
     table.add_column("id", no_wrap=True)
@@ -65,7 +66,7 @@ def list_missions(
             _side(m),
             str(c.seed),
         )
-    Console().print(table)
+    make_console().print(table)
 
 
 def show_mission(

@@ -92,11 +92,10 @@ def report(
 ) -> None:
     """The paper's tables with 95 % intervals, over one or many runs (--out: Markdown, CSV, HTML
     and an episode viewer). Exit 1: a bad argument (one line naming it)."""
-    from rich.console import Console
-
     from gptnt.analysis import REPORT_HTML, load_runs, write_report
+    from gptnt.cli._console import make_console
 
-    console = Console()
+    console = make_console()
     for run_dir in run_dirs:
         warn_missing(run_dir, console)
     runs = load_runs(run_dirs)

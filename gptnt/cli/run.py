@@ -264,8 +264,7 @@ def run(
         None if expert_seat is None else attach_manual(expert_seat, manual),
     )
 
-    from rich.console import Console
-
+    from gptnt.cli._console import make_console
     from services.bus import redis_url as resolve_redis
     from services.manager import EpisodeSettings, EpisodeSpec, Interrupt, play_episode
 
@@ -278,7 +277,7 @@ def run(
         game_cfg = game_cfg.model_copy(update={"record": str(record.resolve())})
     settings = EpisodeSettings(game=game_cfg, launch=cfg.bus.launch, **cfg.timing.model_dump())
     run_dir = out / f"{time.strftime('%Y%m%d-%H%M%S')}-{mission_obj.id}-{mode}"
-    console = Console()
+    console = make_console()
     players = ", ".join(f"{c.role if c.seat in (None, c.role) else c.seat} {c.label}"
                         for c in lineup if c is not None)  # fmt: skip
     console.print(f"[bold]{mission_obj.title}[/bold] — {mode}; {players}; records in {run_dir}")

@@ -85,12 +85,11 @@ def suite(
     """The bank: every variant × instance × repeat (the paper: 24 × 3 × 3 = 216 per model)."""
     import asyncio
 
-    from rich.console import Console
-
+    from gptnt.cli._console import make_console
     from gptnt.sanzaru import suite as run_suite
 
     t = _team(team, hints, solo, thinking)
-    console = Console(stderr=True)
+    console = make_console(stderr=True)
     done = {"n": 0, "defused": 0}
 
     def tick(summary) -> None:  # type: ignore[no-untyped-def]
@@ -126,11 +125,10 @@ def report(
     """Success by family, variant, subset, hint level and team with 95 % intervals; failure modes.
 
     Exit codes: 0 printed (and written), 1 a bad argument (one line naming it), 2 usage."""
-    import sys
 
-    from rich.console import Console
     from rich.table import Table
 
+    from gptnt.cli._console import make_console
     from gptnt.errors import ConfigError
     from gptnt.sanzaru import KEYS, failure_table, lines, read_summaries
 
@@ -141,7 +139,7 @@ def report(
     summaries = read_summaries(runs)
     if not summaries:
         raise ConfigError(f"runs={' '.join(map(str, runs))}: no SANZARU summaries there")
-    console = Console(width=None if sys.stdout.isatty() else 120)
+    console = make_console()
     for by in KEYS:
         table = Table(title=f"SANZARU success by {by}")
         for col in (by, "n", "defused", "rate", "95 % CI", "timed out", "wrong action", "crashed"):
@@ -223,9 +221,9 @@ def judge(
 
 def variants_cmd() -> None:
     """The 24 variants: family, subset, wires, cuts, manual, round budget."""
-    from rich.console import Console
     from rich.table import Table
 
+    from gptnt.cli._console import make_console
     from gptnt.sanzaru import variants
 
     table = Table(title="SANZARU variants")
@@ -242,7 +240,7 @@ def variants_cmd() -> None:
             str(v.rounds),
             v.note,
         )
-    Console().print(table)
+    make_console().print(table)
 
 
 def register(app: typer.Typer) -> None:

@@ -34,9 +34,9 @@ def selfcheck(
     Exits with code 4 when any bomb or mistake disagrees (a *miss*); the first misses are shown
     with their seeds.
     """
-    from rich.console import Console
     from rich.table import Table
 
+    from gptnt.cli._console import make_console
     from gptnt.errors import ConfigError
     from gptnt.protocol import MODULE_KINDS
     from gptnt.rules.ruleset import ruleset
@@ -48,7 +48,7 @@ def selfcheck(
         raise ConfigError(f"--module {unknown[0]}: use one of {', '.join(MODULE_KINDS)}")
     rules = ruleset(rule_seed, pools=pools)
     rules.require(kinds)
-    console = Console()
+    console = make_console()
     table = Table(title=f"Simulator self-check: {episodes} bombs per module, seeds from {seed}")
     columns = (
         "module",

@@ -125,9 +125,9 @@ def _expand(ref: str, selection: Selection) -> tuple[Suite, list[SuiteEpisode]]:
 
 def suite_list() -> None:
     """The shipped suites: episodes with their default players, modes, pairings."""
-    from rich.console import Console
     from rich.table import Table
 
+    from gptnt.cli._console import make_console
     from gptnt.suites import expand, load_suite, suite_names
 
     table = Table(title="Suites (missions/suites/)")
@@ -142,7 +142,7 @@ def suite_list() -> None:
         table.add_row(name, str(len(expand(suite))), ", ".join(suite.modes), pairings,
                       ", ".join(suite.players))  # fmt: skip
         described.append(f"[bold]{name}[/bold]: {suite.description}")
-    console = Console()
+    console = make_console()
     console.print(table)
     for line in described:
         console.print(line, highlight=False)
@@ -150,12 +150,11 @@ def suite_list() -> None:
 
 def suite_show(ref: SuiteRef) -> None:
     """A suite's settings and its missions."""
-    from rich.console import Console
-
+    from gptnt.cli._console import make_console
     from gptnt.suites import expand, load_suite
 
     suite = load_suite(ref)
-    console = Console()
+    console = make_console()
     console.print(f"[bold]{suite.name}[/bold] — {suite.description}", highlight=False)
     for label, value in [
         ("modes", ", ".join(suite.modes)),
@@ -232,8 +231,7 @@ def suite_plan(
     defuser: Defuser = None, expert: Expert = None,
 ) -> None:  # fmt: skip
     """Episodes, model calls, tokens and cost per player, before anything runs."""
-    from rich.console import Console
-
+    from gptnt.cli._console import make_console
     from gptnt.suites import plan
 
     selection = _selection(players, only, modes, repeats, limit, solo, no_manual, manual,
@@ -241,7 +239,7 @@ def suite_plan(
     suite, episodes = _expand(ref, selection)
     _check_rule_seeds(episodes, pools)
     p = plan(episodes)
-    console = Console()
+    console = make_console()
     console.print(f"[bold]suite {suite.name}[/bold]: {plan_line(p)}", highlight=False)
     if p.rows:
         console.print(plan_table(p))
@@ -354,8 +352,7 @@ def suite_run(
     import asyncio
     import os
 
-    from rich.console import Console
-
+    from gptnt.cli._console import make_console
     from gptnt.config import GameConfig
     from gptnt.errors import ConfigError
     from gptnt.preflight import Needs, preflight
@@ -378,7 +375,7 @@ def suite_run(
     for spec in lineups.values():  # a bad player or manual fails here, before anything starts
         player_infos(spec)
     p = plan(episodes)
-    console = Console()
+    console = make_console()
     console.print(f"[bold]suite {suite.name}[/bold]: {plan_line(p)}", highlight=False)
     _confirm(p.total.cost, confirm_above_usd, yes)
     # Keys, endpoints, the game, Redis and --out: checked and probed before anything starts.
