@@ -27,6 +27,9 @@ from contextlib import contextmanager
 
 import httpx
 
+from gptnt.protocol import Lifecycle
+from gptnt.protocol.client import LifecycleWait
+
 MISSION = {
     "seed": "11",
     "timeLimit": "3000",
@@ -68,11 +71,8 @@ def simulator(width: int, height: int) -> Iterator[str]:
 
 
 def wait_for(http: httpx.Client, state: str, deadline: float = 60.0) -> None:
-    end = time.monotonic() + deadline
-    while http.get("/health").text != state:
-        if time.monotonic() > end:
-            raise SystemExit(f"/health never reached {state}")
-        time.sleep(0.02)
+    waiting = LifecycleWait(Lifecycle(state), timeout_s=deadline)
+    waiting.until(lambda: http.get("/health").text, poll_s=0.02)
 
 
 def start_lit(http: httpx.Client) -> None:

@@ -22,7 +22,8 @@ decoded the same way. ``last`` is likewise applied on the client if the backend 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+import time
+from collections.abc import Awaitable, Callable, Mapping
 from types import TracebackType
 from typing import Literal, Self
 
@@ -101,6 +102,55 @@ TOKEN_HEADER = "X-Gptnt-Token"
 (``gptnt sim serve --token``, ``GPTNT_GAME_TOKEN``). The shipped mod ignores it."""
 TOKEN_ENV = "GPTNT_GAME_TOKEN"
 """The token the game service presents to a game at a URL, and ``gptnt sim serve`` requires."""
+
+
+def lifecycle_token(body: str) -> Lifecycle:
+    """``/health``'s body as a lifecycle token; ``ProtocolError`` if it is none."""
+    text = body.strip()
+    try:
+        return Lifecycle(text)
+    except ValueError:
+        raise ProtocolError(
+            f"/health: {excerpt(text)!r} is not a lifecycle token", route="/health", body=text
+        ) from None
+
+
+class LifecycleWait:
+    """One wait, by polling ``/health``, for the game to reach one of ``wanted`` within
+    ``timeout_s`` wall seconds. The check and the deadline are here once; ``until_async`` is
+    ``GameClient.wait_for``'s loop, ``until`` the same for callers holding a synchronous HTTP
+    client (the contract tests, the benchmarks) or calling an in-process game."""
+
+    def __init__(self, *wanted: Lifecycle, timeout_s: float) -> None:
+        self.wanted = wanted
+        self.timeout_s = timeout_s
+        self._end = time.monotonic() + timeout_s
+
+    def reached(self, health: str) -> Lifecycle | None:
+        """The state, once ``health`` (a token or ``/health``'s body) is one of ``wanted``;
+        ``None`` to poll again; ``GameTimeoutError`` once the deadline has passed."""
+        state = lifecycle_token(health)
+        if state in self.wanted:
+            return state
+        if time.monotonic() > self._end:
+            raise GameTimeoutError(
+                f"/health: still {state.value} after {self.timeout_s:g} s, waiting for "
+                + "/".join(w.value for w in self.wanted),
+                route="/health",
+            )
+        return None
+
+    def until(self, health: Callable[[], str], *, poll_s: float = 0.05) -> Lifecycle:
+        while (state := self.reached(health())) is None:
+            time.sleep(poll_s)
+        return state
+
+    async def until_async(
+        self, health: Callable[[], Awaitable[str]], *, poll_s: float = 0.05
+    ) -> Lifecycle:
+        while (state := self.reached(await health())) is None:
+            await asyncio.sleep(poll_s)
+        return state
 
 
 class GameClient:
@@ -189,30 +239,16 @@ class GameClient:
 
     async def health(self, *, deadline: float | None = None) -> Lifecycle:
         """The lifecycle token (``Setup``, ``LightsOn``, …)."""
-        text = (await self._text("/health", deadline=deadline)).strip()
-        try:
-            return Lifecycle(text)
-        except ValueError:
-            raise ProtocolError(
-                f"/health: {excerpt(text)!r} is not a lifecycle token", route="/health", body=text
-            ) from None
+        return lifecycle_token(await self._text("/health", deadline=deadline))
 
     async def wait_for(
         self, *wanted: Lifecycle, timeout_s: float, poll_s: float = 0.05
     ) -> Lifecycle:
         """Poll ``/health`` until it reports one of ``wanted``; ``GameTimeoutError`` naming the
         state it is stuck in once ``timeout_s`` (wall seconds) have passed."""
-        loop = asyncio.get_running_loop()
-        end = loop.time() + timeout_s
-        while (state := await self.health()) not in wanted:
-            if loop.time() > end:
-                raise GameTimeoutError(
-                    f"/health: still {state} after {timeout_s:g} s, waiting for "
-                    + "/".join(str(w) for w in wanted),
-                    route="/health",
-                )
-            await asyncio.sleep(poll_s)
-        return state
+        return await LifecycleWait(*wanted, timeout_s=timeout_s).until_async(
+            self.health, poll_s=poll_s
+        )
 
     async def start_mission(self, config: MissionConfig, *, deadline: float | None = None) -> str:
         """Start a mission (only in ``Setup``); returns the seed the game echoes."""

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
-import time
 
 import httpx
 import pytest
+
+from gptnt.protocol import Lifecycle
+from gptnt.protocol.client import LifecycleWait
 
 DEADLINE = float(os.environ.get("GPTNT_CONTRACT_DEADLINE", "60"))
 LEGACY_STATUS = os.environ.get("GPTNT_GAME_LEGACY_STATUS") == "1"
@@ -46,15 +48,9 @@ def assert_refused(response: httpx.Response, status: int, prefix: str) -> None:
 
 
 def wait_for(http: httpx.Client, *states: str, deadline: float = DEADLINE) -> str:
-    """Poll ``/health`` until it is one of ``states``."""
-    end = time.monotonic() + deadline
-    seen = ""
-    while time.monotonic() < end:
-        seen = http.get("/health").text
-        if seen in states:
-            return seen
-        time.sleep(0.05)
-    pytest.fail(f"/health stayed {seen!r} for {deadline:g} s, waiting for {states}")
+    """Poll ``/health`` until it is one of ``states``; ``GameTimeoutError`` after ``deadline``."""
+    waiting = LifecycleWait(*map(Lifecycle, states), timeout_s=deadline)
+    return waiting.until(lambda: http.get("/health").text).value
 
 
 def to_setup(http: httpx.Client) -> None:

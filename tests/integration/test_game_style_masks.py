@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from gptnt.missions import get_mission
-from gptnt.protocol import decode_buffer
+from gptnt.protocol import Lifecycle, decode_buffer
+from gptnt.protocol.client import LifecycleWait
 from gptnt.vision import build_marks, find_regions
 from services.bus import free_port
 
@@ -41,11 +42,7 @@ def http() -> Iterator[httpx.Client]:
 
 
 def _wait(http: httpx.Client, state: str) -> None:
-    for _ in range(200):
-        if http.get("/health").text == state:
-            return
-        time.sleep(0.05)
-    pytest.fail(f"/health never said {state}")
+    LifecycleWait(Lifecycle(state), timeout_s=10).until(lambda: http.get("/health").text)
 
 
 def _marks(http: httpx.Client, kind: str | None):  # type: ignore[no-untyped-def]

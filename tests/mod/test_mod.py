@@ -20,6 +20,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from gptnt.protocol import Lifecycle
+from gptnt.protocol.client import LifecycleWait
 from services.bus import free_port
 
 REPO = Path(__file__).resolve().parents[2]
@@ -83,20 +85,18 @@ def _lit_mission(http: httpx.Client, components: str, is_front: str = "true") ->
     """Setup → /startMission → LightsOff → pause → /timestep until LightsOn (sync mode)."""
     if http.get("/health").text != "Setup":
         http.get("/reset")
-    end = time.monotonic() + 10
-    while http.get("/health").text != "Setup":
-        assert time.monotonic() < end, "never reached Setup"
-        time.sleep(0.05)
+
+    def health() -> str:
+        return http.get("/health").text
+
+    LifecycleWait(Lifecycle.SETUP, timeout_s=10).until(health)
     query = {
         "seed": "7", "timeLimit": "300", "numStrikes": "3", "needyTime": "60",
         "isFront": is_front, "optWidgets": "5", "components": components,
         "timeScale": "1", "timeStepSize": "3000",
     }  # fmt: skip
     assert http.get("/startMission", params=query).text == "7"
-    for _ in range(100):
-        if http.get("/health").text == "LightsOff":
-            break
-        time.sleep(0.05)
+    LifecycleWait(Lifecycle.LIGHTS_OFF, timeout_s=5).until(health)
     http.get("/settimescale", params={"value": "0"})
     for _ in range(5):
         assert http.get("/timestep").status_code == 200

@@ -21,7 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gptnt.errors import SimulatorError
-from gptnt.protocol import BombState, MissionConfig, decode_buffer, decode_png_buffer
+from gptnt.protocol import BombState, Lifecycle, MissionConfig, decode_buffer, decode_png_buffer
+from gptnt.protocol.client import LifecycleWait
 from gptnt.sim.server import CORS_HEADERS, EXTENSIONS_HEADER, ROUTES, create_app
 
 MISSION = {
@@ -394,15 +395,12 @@ async def sim() -> AsyncIterator[httpx.AsyncClient]:
 
 
 async def _lights_on(http: httpx.AsyncClient) -> None:
-    for _ in range(200):
-        if (await http.get("/health")).text == "Setup":
-            break
-        await asyncio.sleep(0.02)
+    async def health() -> str:
+        return (await http.get("/health")).text
+
+    await LifecycleWait(Lifecycle.SETUP, timeout_s=4).until_async(health, poll_s=0.02)
     assert (await http.get("/startMission", params=MISSION)).status_code == 200
-    for _ in range(200):
-        if (await http.get("/health")).text == "LightsOff":
-            break
-        await asyncio.sleep(0.02)
+    await LifecycleWait(Lifecycle.LIGHTS_OFF, timeout_s=4).until_async(health, poll_s=0.02)
     await http.get("/settimescale", params={"value": "0"})
     for _ in range(5):
         await http.get("/timestep")

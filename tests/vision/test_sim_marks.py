@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gptnt.protocol import MissionConfig
+from gptnt.protocol import Lifecycle, MissionConfig
+from gptnt.protocol.client import LifecycleWait
 from gptnt.vision import build_marks
 
 sim = pytest.importorskip("gptnt.sim")
@@ -14,16 +15,13 @@ def _started(components: list[str]):
     now = [0.0]
     game = sim.Game(clock=lambda: now[0])
 
-    def wait_for(state: str) -> None:
-        for _ in range(60):
-            now[0] += 0.5
-            if game.health() == state:
-                return
-        raise AssertionError(f"simulator never reached {state}")
+    def health() -> str:  # half a second of game time passes between two looks
+        now[0] += 0.5
+        return game.health()
 
-    wait_for("Setup")
+    LifecycleWait(Lifecycle.SETUP, timeout_s=10).until(health, poll_s=0)
     game.start_mission(MissionConfig(seed=5, time_limit=600, components=components, is_front=True))
-    wait_for("LightsOn")
+    LifecycleWait(Lifecycle.LIGHTS_ON, timeout_s=10).until(health, poll_s=0)
     game.timestep()
     return game
 
