@@ -15,9 +15,9 @@ directory name.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from gptnt.protocol import Mode, Role
 
@@ -91,7 +91,9 @@ class RecordedAction(_Record):
 
 
 class Conditions(_Record):
-    """Every setting that distinguishes an episode of a run, so analysis can group by it."""
+    """Every setting that distinguishes an episode of a run, so analysis can group by it. The
+    rule seed is one too, but it has its own field on ``EpisodeStarted`` and ``Summary``, the one
+    place it is recorded."""
 
     suite: str | None = None  # the suite it was played in
     repeat: int = 0
@@ -99,10 +101,18 @@ class Conditions(_Record):
     solo: bool = False  # one player alone with the bomb (paper §10.2)
     no_manual: bool = False  # solo without the manual
     manual: str = "generated"  # the manual source an Expert / solo model read
-    rule_seed: int = 1
     time_factor: float = 1.0  # the mission's time limit scaled by this
     time_limit: int  # game seconds on the clock at the start, as played
     pairing: str  # "defuser/expert" or "solo:player"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_copied_rule_seed(cls, data: Any) -> Any:
+        """Version 2 records written before this carried a copy of the episode's ``rule_seed``
+        here; they still read, and the copy is dropped (the episode's own field has it)."""
+        if isinstance(data, dict) and "rule_seed" in data:
+            return {k: v for k, v in data.items() if k != "rule_seed"}
+        return data
 
 
 class EpisodeStarted(_Record):

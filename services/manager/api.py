@@ -82,8 +82,8 @@ class EpisodeSpec(BaseModel):
         """What distinguishes this episode, for its record (``time_limit`` as played)."""
         return Conditions(
             suite=self.suite, repeat=self.repeat, seed=self.seed, solo=self.solo,
-            no_manual=self.no_manual, manual=self.manual, rule_seed=self.rule_seed,
-            time_factor=self.time_factor, time_limit=time_limit,
+            no_manual=self.no_manual, manual=self.manual, time_factor=self.time_factor,
+            time_limit=time_limit,
             pairing=f"solo:{self.defuser}" if self.solo else f"{self.defuser}/{self.expert}",
         )  # fmt: skip
 

@@ -178,3 +178,20 @@ def test_version_1_records_still_read(tmp_path: Path) -> None:
     assert started.schema_version == 1 and started.harness is None
     assert started.players[0].settings is None
     assert turn.shown == [] and turn.strikes is None
+
+
+def test_a_rule_seed_copied_into_the_conditions_still_reads(tmp_path: Path) -> None:
+    """Version 2 records of an earlier harness also wrote the rule seed into ``conditions``; the
+    copy is dropped on reading and the episode's own ``rule_seed`` field is the one kept."""
+    conditions = '{"suite":"paper","rule_seed":1764,"time_limit":300,"pairing":"a/b"}'
+    summary = _summary("seeded-a1").model_dump_json(exclude={"conditions", "rule_seed"})
+    summary = summary[:-1] + f',"rule_seed":1764,"conditions":{conditions}}}'
+    folder = tmp_path / "seeded-a1"
+    folder.mkdir()
+    (folder / "summary.json").write_text(summary)
+    read = read_summary(folder)
+    assert read is not None and read.rule_seed == 1764
+    assert read.conditions is not None and read.conditions.suite == "paper"
+    assert "rule_seed" not in read.conditions.model_dump()
+    with pytest.raises(ValueError, match="extra"):  # other unknown fields are still refused
+        Summary.model_validate_json(summary.replace('"suite"', '"suit"'))
