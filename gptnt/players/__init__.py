@@ -2,14 +2,16 @@
 
 - ``policy``: the one interface every player implements (``Policy.decide(TurnInput) ->
   Decision``, the Defuser's ``Observation``);
+- ``turn``: one turn of any policy (``play_turn``): observe, decide, resolve the action once,
+  carry it out through the Player Service's transport, and build the turn's record;
 - ``prompts``: the system prompt per seat (Defuser, Expert, solo, solo without manual), mode
   and interaction method, assembled from Markdown components in ``prompts/``;
 - ``observation``: the Defuser's images for a turn (previous frame, Simon/Morse sequence,
   newest frame with set-of-marks), resized for the model;
 - ``conversation``: the context (system, pinned manual, text-only append-only history, images
   on the newest message only, cache points, truncation) as provider-neutral requests;
-- ``parsing``, ``feedback``, ``outcome``: the model's text → one action, with soft warnings
-  and skipping errors told back as ``<execution-feedback>`` on the next turn;
+- ``parsing``, ``feedback``: the model's text → one action, with soft warnings and skipping
+  errors told back as ``<execution-feedback>`` on the next turn;
 - ``actions``: the action vocabulary and its conversion to the game's ``/action`` request;
 - ``config``, ``backends``, ``model``: model players (YAML configs in ``configs/players/``,
   pydantic-ai calls with a per-call record, and ``ModelPolicy``, a model behind the same
@@ -55,7 +57,6 @@ from gptnt.players.conversation import (
 )
 from gptnt.players.feedback import ISSUES, Issue, feedback_text
 from gptnt.players.observation import MOTION_KINDS, ModelObservation, build_observation
-from gptnt.players.outcome import Interpretation, interpret
 from gptnt.players.parsing import ParsedOutput, parse_output
 from gptnt.players.prompts import PromptSpec, Seat, allowed_kinds, system_prompt
 
@@ -73,7 +74,6 @@ __all__ = [
     "ImagePart",
     "InteractGame",
     "Interaction",
-    "Interpretation",
     "Issue",
     "MarkLocation",
     "ModelObservation",
@@ -91,7 +91,6 @@ __all__ = [
     "allowed_kinds",
     "build_observation",
     "feedback_text",
-    "interpret",
     "load_player_config",
     "parse_output",
     "shared_prefix",

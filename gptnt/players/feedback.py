@@ -208,6 +208,12 @@ class Issue:
     def sentence(self) -> str:
         return ISSUES[self.code].sentence.format(detail=self.detail or "unspecified")
 
+    @property
+    def note(self) -> str:
+        """The issue as the turn's record writes it: ``code: detail`` (the code alone when
+        there is no detail)."""
+        return f"{self.code}: {self.detail}" if self.detail else self.code
+
 
 def feedback_text(issues: tuple[Issue, ...] | list[Issue]) -> str | None:
     """The ``<execution-feedback>`` block for the next turn, or ``None`` when all was well.

@@ -3,8 +3,9 @@
 A turn's input is the partner's messages since the player's last turn and, for the Defuser, the
 observation (frames and their set of marks; the true bomb state only for privileged oracles).
 Its answer is one ``Decision``: an action of the player vocabulary, the text behind it, and
-what the turn's record needs (the resolved ``/action``, issues, the model call, the images
-sent). The Player Service calls ``decide`` and only carries the result to the game or partner.
+what the turn's record needs (issues, the model call, the images sent). Every policy is played
+through ``gptnt.players.turn.play_turn``, which resolves the action against the marks and
+carries it to the game or the partner.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ from typing import Protocol
 
 import numpy as np
 
-from gptnt.players.actions import Action
+from gptnt.players.actions import Action, Interaction
 from gptnt.players.backends import CallRecord
 from gptnt.players.conversation import Attachment
-from gptnt.protocol import BombState, GameAction, Mode, Role
+from gptnt.players.feedback import Issue
+from gptnt.protocol import BombState, Mode, Role
 from gptnt.vision import SetOfMarks
 
 __all__ = ["Decision", "Observation", "Policy", "TurnInput"]
@@ -39,24 +41,22 @@ class TurnInput:
     mode: Mode
     messages: list[str]  # the partner's messages since the last turn, oldest first
     observation: Observation | None = None  # Defuser only
+    feedback: tuple[Issue, ...] = ()
+    """The issues of this player's previous turn (a model is told them)."""
 
 
 @dataclass(frozen=True)
 class Decision:
-    """One turn's answer: the action and the text behind it (a model's raw output).
+    """One turn's answer: the action chosen and the text behind it (a model's raw output).
 
-    A model player also hands over what the record needs of its turn: the ``/action`` request
-    already resolved with its own interaction method (marks or coordinates, at its own image
-    size), the issues told back to it, and the model call (tokens, cost, latency).
+    A model player also hands over what the record needs of its turn: the issues found in its
+    answer (told back to it next turn, with any found in resolving the action) and the model
+    call (tokens, cost, latency).
     """
 
     action: Action
     text: str
-    game_action: GameAction | None = None
-    """``None``: the Player Service resolves ``action`` against the turn's marks."""
-    warnings: tuple[str, ...] = ()
-    errors: tuple[str, ...] = ()
-    """Issues that skipped the turn (``code: detail``)."""
+    issues: tuple[Issue, ...] = ()
     call: CallRecord | None = None
     shown: tuple[Attachment, ...] = ()
     """The images a model was sent this turn, exactly (the record stores them by hash)."""
@@ -67,5 +67,9 @@ class Policy(Protocol):
 
     name: str
     privileged: bool  # reads the true bomb state
+    interaction: Interaction
+    """How its locations are read (marks or coordinates, at its own image size)."""
+    sequence_frames: int
+    """Frames it wants to see on a blinking module (Simon Says, Morse Code); 1: the newest."""
 
     async def decide(self, turn: TurnInput) -> Decision: ...

@@ -32,10 +32,11 @@ import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from gptnt.players.actions import DoNothing, InteractGame, MarkLocation, SendMessage
+from gptnt.players.actions import DoNothing, InteractGame, Interaction, MarkLocation, SendMessage
 from gptnt.players.policy import Decision, Policy, TurnInput
 from gptnt.protocol import (
     UNLOCATED_ACTIONS,
@@ -59,6 +60,14 @@ _STEPS = TypeAdapter(list[Press | Hold | Release])
 _STEP: TypeAdapter[Step] = TypeAdapter(Step)  # type: ignore[arg-type]
 _TAGGED = re.compile(r"^#(\d+) (.+)$", re.MULTILINE)
 _ROTATE_TO_OTHER_FACE = "flip"
+
+
+class _Scripted:
+    """What every scripted player shares: it names places by set-of-marks letters and looks
+    at the newest frame only."""
+
+    interaction: ClassVar[Interaction] = Interaction()
+    sequence_frames: ClassVar[int] = 1
 
 
 def _wait(text: str) -> Decision:
@@ -98,7 +107,7 @@ class _Description(BaseModel):
 
 
 @dataclass
-class OracleDefuser:
+class OracleDefuser(_Scripted):
     """Privileged scripted Defuser: describes what it sees from the true state, does as told."""
 
     name: str = "oracle"
@@ -202,7 +211,7 @@ class OracleDefuser:
 
 
 @dataclass
-class OracleExpert:
+class OracleExpert(_Scripted):
     """Scripted Expert: the ruleset applied to the Defuser's description. No game access.
 
     Like a human Expert it remembers what it asked for on each module (Memory needs that).
@@ -263,7 +272,7 @@ def _step_json(step: Step) -> dict[str, object]:
 
 
 @dataclass
-class OracleSolo:
+class OracleSolo(_Scripted):
     """The oracle alone with the bomb (the paper's single-agent setting, §10.2): it describes
     the module to an ``OracleExpert`` of its own and acts on the answer in the same turn."""
 
@@ -305,7 +314,7 @@ def episode_seed(mission_id: str, seed: int, repeat: int) -> int:
 
 
 @dataclass
-class RandomDefuser:
+class RandomDefuser(_Scripted):
     """The paper's random baseline: uniform over plausible actions of the current view.
 
     The choices are those of the shipped mod's ``lottery`` (docs/protocol.md §6.4): click or
@@ -344,7 +353,7 @@ class RandomDefuser:
 
 
 @dataclass
-class RandomExpert:
+class RandomExpert(_Scripted):
     """A random Expert, uniform over its two action kinds: wait, or tell the Defuser to press a
     random one of the set-of-marks letters (which it never sees)."""
 
@@ -364,7 +373,7 @@ class RandomExpert:
 
 
 @dataclass
-class IdleExpert:
+class IdleExpert(_Scripted):
     """An Expert that never says anything (a baseline for the Defuser alone)."""
 
     name: str = "idle"

@@ -1,28 +1,38 @@
-"""From text to a game action: labels not on screen and points off screen are errors."""
+"""From text to a game action, through one turn (``play_turn``): labels not on screen and
+points off screen are errors told back next turn; a turn's issues are recorded once."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
+
 import numpy as np
 import pytest
+from turn_table import Table, sight
 
 from gptnt.players import (
-    DoNothing,
     InteractGame,
     Interaction,
-    MarkLocation,
     PointLocation,
-    interpret,
+    Seat,
+    allowed_kinds,
+    feedback_text,
+    parse_output,
     to_game_action,
 )
+from gptnt.players.policy import Decision, TurnInput
+from gptnt.players.turn import Player, play_turn
 from gptnt.protocol import ActionKind
-from gptnt.vision import build_marks
+from gptnt.records import TurnEvent
+
+_MARKS = Interaction()  # set-of-marks
 
 
-def _marks():
+def _mask() -> np.ndarray:
     mask = np.zeros((100, 200, 3), dtype=np.uint8)
     mask[10:30, 10:50] = (255, 0, 0)  # A
     mask[60:90, 120:190] = (0, 0, 255)  # B
-    return build_marks(mask, np.zeros_like(mask), None)
+    return mask
 
 
 def _say(kind: str, data: str) -> str:
@@ -31,28 +41,65 @@ def _say(kind: str, data: str) -> str:
     )
 
 
-def test_mark_becomes_a_point_inside_the_element() -> None:
-    marks = _marks()
-    out = interpret(_say("interact_game", '{"action": "click_release", "location": "B"}'),
-                    seat="defuser", marks=marks)  # fmt: skip
-    assert out.game_action is not None and out.game_action.action == ActionKind.CLICK
-    x, y = out.game_action.x_pos * 200, out.game_action.y_pos * 100
+@dataclass
+class _Reader:
+    """Answers every turn with one fixed text, parsed as a model player's answer is."""
+
+    text: str
+    seat: Seat
+    interaction: Interaction = _MARKS
+    name: str = "reader"
+    privileged: bool = False
+    sequence_frames: int = 1
+    told: list[str | None] | None = None
+
+    async def decide(self, turn: TurnInput) -> Decision:
+        if self.told is not None:
+            self.told.append(feedback_text(turn.feedback))
+        parsed = parse_output(
+            self.text, allowed=allowed_kinds(self.seat), method=self.interaction.method
+        )
+        return Decision(parsed.action, self.text, parsed.issues)
+
+
+async def _turn(
+    tmp_path: Path, text: str, *, seat: Seat = "defuser", mask: np.ndarray | None = None,
+    interaction: Interaction = _MARKS,
+) -> tuple[TurnEvent, Table, str | None]:
+    """One turn of ``text`` on a frame with ``mask``; and the feedback of the turn after."""
+    told: list[str | None] = []
+    reader = _Reader(text, seat, interaction, told=told)
+    role = "expert" if seat == "expert" else "defuser"
+    player = Player(reader, role, "sync", tmp_path)
+    table = Table(shown=sight(np.zeros((100, 200, 3), dtype=np.uint8), mask))
+    event = await play_turn(player, 0, table.transport(defuser=role == "defuser"))
+    await play_turn(player, 1, table.transport(defuser=role == "defuser"))
+    return event, table, told[1]
+
+
+async def test_mark_becomes_a_point_inside_the_element(tmp_path: Path) -> None:
+    text = _say("interact_game", '{"action": "click_release", "location": "B"}')
+    event, table, feedback = await _turn(tmp_path, text, mask=_mask())
+    [wire] = table.acted[:1]
+    assert wire.action == ActionKind.CLICK
+    x, y = wire.x_pos * 200, wire.y_pos * 100
     assert 120 <= x < 190 and 60 <= y < 90
-    assert out.feedback is None and not out.skipped
+    assert (event.action.x_pos, event.action.y_pos) == (wire.x_pos, wire.y_pos)
+    assert feedback is None and not event.errors
 
 
-def test_label_not_on_screen_is_an_error_with_feedback() -> None:
-    out = interpret(_say("interact_game", '{"action": "hold", "location": "Q"}'),
-                    seat="defuser", marks=_marks())  # fmt: skip
-    assert isinstance(out.chosen, InteractGame) and isinstance(out.action, DoNothing)
-    assert out.skipped and out.game_action is None
-    assert '"Q"' in out.feedback and "skipped" in out.feedback
+async def test_label_not_on_screen_is_an_error_with_feedback(tmp_path: Path) -> None:
+    text = _say("interact_game", '{"action": "hold", "location": "Q"}')
+    event, table, feedback = await _turn(tmp_path, text, mask=_mask())
+    assert event.action.kind == "do_nothing" and not table.acted
+    assert event.errors == ['unknown_label: "Q"']
+    assert '"Q"' in feedback and "skipped" in feedback
 
 
-def test_no_marks_at_all_is_an_error_too() -> None:
-    out = interpret(_say("interact_game", '{"action": "click_release", "location": "A"}'),
-                    seat="defuser", marks=None)  # fmt: skip
-    assert out.skipped and [i.code for i in out.issues] == ["unknown_label"]
+async def test_no_marks_at_all_is_an_error_too(tmp_path: Path) -> None:
+    text = _say("interact_game", '{"action": "click_release", "location": "A"}')
+    event, table, _ = await _turn(tmp_path, text, mask=None)
+    assert not table.acted and [e.split(":")[0] for e in event.errors] == ["unknown_label"]
 
 
 @pytest.mark.parametrize(
@@ -74,37 +121,39 @@ def test_coordinate_systems(system, size, point, expected) -> None:
     ("system", "point"),
     [("absolute", (641, 10)), ("scaled", (1001, 3)), ("relative", (0.5, -0.1))],
 )
-def test_off_screen_points_are_errors(system, point) -> None:
+async def test_off_screen_points_are_errors(system, point, tmp_path: Path) -> None:
     interaction = Interaction("coordinates", system, (640, 480))
     text = _say(
         "interact_game",
         f'{{"action": "click_release", "location": {{"x": {point[0]}, "y": {point[1]}}}}}',
     )
-    out = interpret(text, seat="solo-no-manual", interaction=interaction)
-    assert out.skipped and out.issues[-1].code == "off_screen"
-    assert "outside the image" in out.feedback
+    event, table, feedback = await _turn(
+        tmp_path, text, seat="solo-no-manual", interaction=interaction
+    )
+    assert not table.acted and event.errors[-1].startswith("off_screen")
+    assert "outside the image" in feedback
 
 
-def test_navigation_needs_no_marks() -> None:
-    out = interpret(_say("interact_game", '{"action": "flip"}'), seat="solo")
-    assert out.game_action is not None and out.game_action.action == ActionKind.FLIP
+async def test_navigation_needs_no_marks(tmp_path: Path) -> None:
+    event, table, _ = await _turn(tmp_path, _say("interact_game", '{"action": "flip"}'), seat="solo")
+    assert table.acted[0].action == ActionKind.FLIP and event.action.name == "flip"
 
 
-def test_soft_warnings_survive_a_successful_game_action() -> None:
+async def test_soft_warnings_survive_a_successful_game_action(tmp_path: Path) -> None:
     """GPTNT dropped parser warnings on game actions."""
     text = '{"result": {"kind": "interact_game", "data": {"action": "click_release", "location": "A"}}}'
-    out = interpret(text, seat="defuser", marks=_marks())
-    assert out.game_action is not None
-    assert {"bare_json", "thoughts_missing"} <= {i.code for i in out.issues}
-    assert out.feedback and not out.skipped
+    event, table, feedback = await _turn(tmp_path, text, mask=_mask())
+    assert table.acted and event.action.kind == "interact_game"
+    assert {"bare_json", "thoughts_missing"} <= {w.split(":")[0] for w in event.warnings}
+    assert feedback and not event.errors
 
 
-def test_the_expert_cannot_act_on_the_bomb() -> None:
-    out = interpret(_say("interact_game", '{"action": "flip"}'), seat="expert")
-    assert out.game_action is None and out.skipped
+async def test_the_expert_cannot_act_on_the_bomb(tmp_path: Path) -> None:
+    event, table, _ = await _turn(tmp_path, _say("interact_game", '{"action": "flip"}'), seat="expert")
+    assert event.action.kind == "do_nothing" and event.errors and not table.acted
 
 
-def test_mark_location_is_kept_for_records() -> None:
-    out = interpret(_say("interact_game", '{"action": "click_release", "location": "a"}'),
-                    seat="defuser", marks=_marks())  # fmt: skip
-    assert out.chosen.location == MarkLocation(label="A")
+async def test_mark_location_is_kept_for_records(tmp_path: Path) -> None:
+    text = _say("interact_game", '{"action": "click_release", "location": "a"}')
+    event, _, _ = await _turn(tmp_path, text, mask=_mask())
+    assert event.action.label == "A"

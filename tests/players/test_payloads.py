@@ -5,15 +5,16 @@ OpenAI-compatible server: each bad turn is recorded with its reason and the epis
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from fake_openai import FakeServer, completion
+from turn_table import Table
 
-from gptnt.players import SendMessage
 from gptnt.players._text import OUTPUT_CAP_CHARS
 from gptnt.players.config import PlayerConfig
 from gptnt.players.model import ModelPolicy
-from gptnt.players.policy import TurnInput
-from gptnt.records import RecordedAction, TurnEvent
+from gptnt.players.turn import Player, play_turn
+from gptnt.records import TurnEvent
 
 _SAY = '<thoughts>t</thoughts><action>{"result": {"kind": "send_message", "data": {"message": "%s"}}}</action>'
 
@@ -28,7 +29,9 @@ def _raw(content: str) -> bytes:
     )
 
 
-async def test_odd_payloads_lose_one_turn_each_and_are_recorded(server: FakeServer) -> None:
+async def test_odd_payloads_lose_one_turn_each_and_are_recorded(
+    server: FakeServer, tmp_path: Path
+) -> None:
     no_choices = completion("x")
     no_choices["choices"] = []
     huge = "<thoughts>" + "loop " * 1_000_000 + "</thoughts>"  # 5 MB
@@ -43,32 +46,27 @@ async def test_odd_payloads_lose_one_turn_each_and_are_recorded(server: FakeServ
     policy = ModelPolicy(
         PlayerConfig(model="vllm:m", base_url=server.url, transport_retries=0), "expert"
     )
+    player, table = Player(policy, "expert", "sync", tmp_path), Table()
     turns = []
     for turn in range(6):
-        decision = await policy.decide(TurnInput("expert", turn, "sync", [], None))
-        assert policy.last is not None
-        turns.append((decision, policy.last))
+        event = await play_turn(player, turn, table.transport(defuser=False))
         # Every turn is storable as a record, whatever the payload held.
-        TurnEvent(
-            role="expert", turn=turn, started_at=0.0, dispatched_at=0.0,
-            raw_output=decision.text, action=RecordedAction(kind=decision.action.kind),
-            warnings=list(decision.warnings), errors=list(decision.errors),
-        ).model_dump_json()  # fmt: skip
+        turns.append(TurnEvent.model_validate_json(event.model_dump_json()))
 
-    reasons = [(d.errors, d.warnings) for d, _ in turns]
-    assert reasons[0][0] == ("provider_error: its answer could not be read",)
-    assert turns[0][1].call.error.startswith("malformed response: IndexError")
+    reasons = [(t.errors, t.warnings) for t in turns]
+    assert reasons[0][0] == ["provider_error: its answer could not be read"]
+    assert turns[0].failed_call is not None
+    assert turns[0].failed_call.error.startswith("malformed response: IndexError")
     # The surrogate is replaced, the message still goes out.
-    assert isinstance(turns[1][0].action, SendMessage)
-    assert turns[1][0].action.message == "wire \ufffd"
+    assert turns[1].action.kind == "send_message"
+    assert turns[1].action.message == "wire \ufffd" == table.said[0]
     # The 5 MB answer is kept to the cap, in the conversation and the record, and said so.
-    assert len(turns[2][0].text) == OUTPUT_CAP_CHARS
-    assert turns[2][1].call.output_chars == len(huge)
+    assert len(turns[2].raw_output) == OUTPUT_CAP_CHARS
     assert any(w.startswith(f"output_capped: {len(huge):,} characters") for w in reasons[2][1])
     for i in (3, 4):
-        assert reasons[i][0] == ("provider_error: its answer could not be read",), reasons[i]
-    assert isinstance(turns[5][0].action, SendMessage)
-    assert turns[5][0].action.message == "still here"
+        assert reasons[i][0] == ["provider_error: its answer could not be read"], reasons[i]
+    assert turns[5].action.kind == "send_message"
+    assert turns[5].action.message == "still here" == table.said[-1]
 
     # What was resent stays small: the history holds the capped text, not 5 MB.
     sizes = [len(json.dumps(body)) for body in server.received]

@@ -1,0 +1,197 @@
+"""One player turn, the same for every policy (scripted or model).
+
+    drain the inbox → observe (Defuser: the game's PNGs decoded, stored by content hash, and
+    lettered with set-of-marks) → the policy decides → its action is resolved, once, against
+    the marks of that observation → carried out (on the game, or to the partner) → the turn's
+    record (``TurnEvent``).
+
+The Player Service hands in only its ``Transport``: how to drain the inbox, to message the
+partner, and (the Defuser only) to observe the game and act on it. The Expert's transport has
+no route to the game at all.
+
+Every issue of a turn (the policy's own, e.g. a model's parser warnings, and an action that
+could not be resolved) is written into the record here, and the same issues are what the
+player is told at the start of its next turn (``TurnInput.feedback``).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from gptnt.players.actions import InteractGame, MarkLocation, SendMessage, to_game_action
+from gptnt.players.backends import MALFORMED, CallRecord
+from gptnt.players.feedback import Issue
+from gptnt.players.policy import Observation, Policy, TurnInput
+from gptnt.protocol import BombState, GameAction, Mode, Role
+from gptnt.records import (
+    FailedCall,
+    ProviderFault,
+    RecordedAction,
+    ShownImage,
+    Tokens,
+    TurnEvent,
+    store_png,
+)
+from gptnt.vision import build_marks
+
+__all__ = ["Player", "Sight", "Transport", "play_turn"]
+
+
+@dataclass(frozen=True)
+class Sight:
+    """What the game showed the Defuser: PNG images exactly as sent, and the bomb's clock."""
+
+    frames: list[bytes]  # PNGs, oldest first
+    mask: bytes | None  # PNG of the segmentation mask of the newest frame's view
+    state: BombState | None
+    seconds_remaining: float | None  # bomb clock, game seconds
+    strikes: int
+
+
+@dataclass(frozen=True)
+class Transport:
+    """How a turn reaches the world; everything else of the turn is ``play_turn``'s."""
+
+    drain: Callable[[], Awaitable[list[str]]]
+    """The partner's messages since the last drain, oldest first (atomically: none lost)."""
+    say: Callable[[str], Awaitable[None]]
+    """Put a message in the partner's inbox."""
+    observe: Callable[[int], Awaitable[Sight]] | None = None
+    """Defuser only: the newest frame, mask and state; given N > 0, N frames instead when the
+    zoomed module blinks (Simon Says, Morse Code)."""
+    act: Callable[[GameAction], Awaitable[str]] | None = None
+    """Defuser only: carry out an ``/action``; the game's answer (or why it refused)."""
+
+
+@dataclass
+class Player:
+    """A policy in its seat for one episode, and what it will be told on its next turn."""
+
+    policy: Policy
+    role: Role
+    mode: Mode
+    episode_dir: Path
+    """Where the turn's frames and shown images are stored by content hash."""
+    feedback: tuple[Issue, ...] = ()
+    """The issues of the previous turn (``play_turn`` sets it)."""
+
+
+async def play_turn(player: Player, turn: int, transport: Transport) -> TurnEvent:
+    """Play turn ``turn`` (0-based, per role) of ``player`` and return its record."""
+    policy = player.policy
+    started = time.time()
+    received = await transport.drain()
+    sight = await transport.observe(policy.sequence_frames) if transport.observe else None
+    observation, frames, mask = _look(sight, player) if sight else (None, [], None)
+    t0 = time.monotonic()
+    decision = await policy.decide(
+        TurnInput(role=player.role, turn=turn, mode=player.mode, messages=received,
+                  observation=observation, feedback=player.feedback)
+    )  # fmt: skip
+    latency = time.monotonic() - t0
+    issues = list(decision.issues)
+    action = decision.action
+    recorded = RecordedAction(kind=action.kind)
+    result: str | None = None
+    if isinstance(action, SendMessage):
+        await transport.say(action.message)
+        recorded = RecordedAction(kind="send_message", message=action.message)
+    elif isinstance(action, InteractGame):
+        marks = observation.marks if observation else None
+        wire = (
+            to_game_action(action, policy.interaction, marks)
+            if transport.act
+            else Issue("action_not_allowed", action.kind)
+        )
+        if isinstance(wire, Issue):
+            issues.append(wire)  # the turn is lost: recorded as the do-nothing it became
+            recorded = RecordedAction(kind="do_nothing")
+        else:
+            assert transport.act is not None
+            label = action.location.label if isinstance(action.location, MarkLocation) else None
+            recorded = RecordedAction(kind="interact_game", name=action.action, label=label,
+                                      x_pos=wire.x_pos, y_pos=wire.y_pos)  # fmt: skip
+            result = await transport.act(wire)
+    player.feedback = tuple(issues)
+    tokens, cost, failed = _call_facts(decision.call, policy)
+    return TurnEvent(
+        role=player.role, turn=turn, started_at=started, dispatched_at=time.time(),
+        seconds_remaining=sight.seconds_remaining if sight else None,
+        strikes=sight.strikes if sight else None, received=received, raw_output=decision.text,
+        action=recorded, result=result,
+        warnings=[i.note for i in issues if not i.skips],
+        errors=[i.note for i in issues if i.skips],
+        frames=frames, mask=mask, focused=observation.marks.kind if observation and
+        observation.marks else None,
+        shown=[ShownImage(caption=a.caption, image=store_png(player.episode_dir, a.png))
+               for a in decision.shown],
+        tokens=tokens, cost_usd=cost, latency_s=latency, failed_call=failed,
+    )  # fmt: skip
+
+
+def _look(sight: Sight, player: Player) -> tuple[Observation, list[str], str | None]:
+    """The policy's observation, and the content hashes of the frames and mask (stored)."""
+    hashes = [store_png(player.episode_dir, png) for png in sight.frames]
+    mask_hash = store_png(player.episode_dir, sight.mask) if sight.mask else None
+    frames = [_decode_png(png) for png in sight.frames]
+    marks = None
+    if sight.mask is not None and frames:
+        focused = sight.state.focused if sight.state else None
+        marks = build_marks(_decode_png(sight.mask), frames[-1], focused.name if focused else None)
+    privileged = sight.state if player.policy.privileged else None
+    return Observation(frames, marks, privileged), hashes, mask_hash
+
+
+def _decode_png(data: bytes) -> np.ndarray:
+    with Image.open(io.BytesIO(data)) as image:
+        return np.asarray(image.convert("RGB"))
+
+
+def _call_facts(call: CallRecord | None, policy: Policy) -> tuple[Tokens, float, FailedCall | None]:
+    """A model call's tokens, cost and failure, for the record (nothing for a scripted turn)."""
+    if call is None:
+        return Tokens(), 0.0, None
+    usage = call.usage
+    tokens = Tokens(input=usage.input_tokens, output=usage.output_tokens,
+                    cache_read=usage.cache_read_tokens, cache_write=usage.cache_write_tokens)  # fmt: skip
+    return tokens, call.cost_usd or 0.0, _failed(call, policy)
+
+
+# Anything shaped like a credential in a provider's message: "sk-…", "Bearer …", "key=…".
+_SECRETS = re.compile(r"(sk-[A-Za-z0-9*_\-]{4,}|Bearer\s+\S+|(?<=key=)[^&\s\"']+)")
+
+
+def _failed(call: CallRecord, policy: Policy) -> FailedCall | None:
+    """The record of a model call the provider failed, never holding the key."""
+    if call.failure != "provider_error":
+        return None
+    error = call.error or "no message"
+    config = getattr(policy, "config", None)  # a model policy's PlayerConfig
+    key = os.environ.get(config.api_key_env, "") if config and config.api_key_env else ""
+    if len(key) >= 4:
+        error = error.replace(key, "[key]")
+    return FailedCall(
+        fault=_fault(call), status=call.status, error=_SECRETS.sub("[key]", error)[:300]
+    )
+
+
+def _fault(call: CallRecord) -> ProviderFault:
+    status = call.status
+    if (call.error or "").startswith(MALFORMED):
+        return "malformed"
+    if status is None:
+        return "unreachable"
+    if status in (401, 403):
+        return "auth"
+    if status == 429:
+        return "rate_limited"
+    return "server" if status >= 500 else "refused"
