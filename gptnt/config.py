@@ -30,10 +30,13 @@ from gptnt.endpoints import url_problem
 from gptnt.errors import ConfigError, first_problem
 
 __all__ = [
+    "ONE_EPISODE_LAUNCH",
     "SECTIONS",
+    "SUITE_LAUNCH",
     "BusConfig",
     "Config",
     "GameConfig",
+    "Launch",
     "Layered",
     "PlayersConfig",
     "RecordsConfig",
@@ -44,6 +47,18 @@ __all__ = [
 ENV_PREFIX = "GPTNT_"
 _ENV_ALIASES = {"bus.redis_url": "GPTNT_REDIS_URL"}
 """Variables that predate the scheme and keep working."""
+
+
+Launch = Literal["process", "warm", "task"]
+"""How an episode's services start: ``process``, each its own child process (a fresh
+interpreter); ``warm``, each its own process forked from a server that has the game and player
+stack imported (``services.manager._warm``); ``task``, all in this process (for debugging)."""
+
+ONE_EPISODE_LAUNCH: Launch = "process"
+"""The launch of one episode (``gptnt run``, ``EpisodeSettings``) when none is set."""
+SUITE_LAUNCH: Launch = "warm"
+"""The launch of a suite's games when none is set: the stack is imported once, not per
+service of every episode."""
 
 
 class _Section(BaseModel):
@@ -103,10 +118,12 @@ class TimingConfig(_Section):
     """The experiment manager's waits and pacing."""
 
     game_call_s: float = Field(15.0, gt=0)
-    """Wall seconds one call to the game service may take (it makes up to a few backend calls)."""
+    """Wall seconds one call to the game service may take, by the manager or a player (it makes
+    up to a few backend calls)."""
     turn_timeout_s: float | None = Field(None, gt=0)
     """Wall seconds one player turn may take, for every player; unset: a model player's own
-    ``turn_timeout_s`` (its player config, default 180), 180 for a scripted player."""
+    ``turn_timeout_s`` (its player config), ``services.manager.api.SCRIPTED_TURN_S`` for a
+    scripted player."""
     stop_timeout_s: float = Field(5.0, gt=0)
     """Wall seconds the services get to stop when asked, before they are terminated."""
     idle_sleep_s: float = Field(0.5, ge=0)
@@ -123,8 +140,24 @@ class BusConfig(_Section):
 
     redis_url: str | None = None
     """An admin URL of the Redis to use; unset: an embedded server for this run."""
-    launch: Literal["process", "task"] = "process"
-    """``process``: each service its own child process; ``task``: all in this process."""
+    launch: Launch | None = None
+    """``process``, ``warm`` or ``task`` (see ``Launch``); unset: ``process`` for one episode
+    (``gptnt run``), ``warm`` for a suite's games."""
+
+    def queue_url(self, who: str) -> str:
+        """The Redis of a suite's queue, which ``who`` (a worker) cannot do without."""
+        if self.redis_url is None:
+            raise ConfigError(
+                f"bus.redis_url is unset: {who} takes episodes from a suite's Redis; pass "
+                "--redis-url, set GPTNT_REDIS_URL, or give bus.redis_url in --config"
+            )
+        return self.redis_url
+
+    def launch_for(self, suite: bool) -> Launch:
+        """The launch in force for one episode or (``suite``) for a suite's games."""
+        if self.launch is not None:
+            return self.launch
+        return SUITE_LAUNCH if suite else ONE_EPISODE_LAUNCH
 
 
 class RecordsConfig(_Section):
@@ -156,6 +189,12 @@ class Layered:
 
     config: Config
     sources: dict[str, str] = field(default_factory=dict)
+
+    def named(self, key: str) -> str:
+        """How an error names the setting: the flag as typed (``--defuser``), else the layer
+        and the key (``file run.yaml: players.defuser``)."""
+        source = self.sources.get(key, "default")
+        return source if source.startswith("--") else f"{source}: {key}"
 
     def rows(self) -> list[tuple[str, object, str]]:
         """``(key, value, source)`` for every setting, in section and field order."""

@@ -20,12 +20,16 @@ from typing import Annotated
 
 import typer
 
+from gptnt.cli.config import ConfigFile
+from gptnt.cli.run import Out
+
 
 def baseline_random(
+    ctx: typer.Context,
     repeats: Annotated[int, typer.Option(min=1, help="Episodes per single-module mission.")] = 3,
     module: Annotated[str | None, typer.Option(help="Only this module type (e.g. Wires).")] = None,
     workers: Annotated[int, typer.Option(min=0, help="Worker processes; 0 = one per core.")] = 0,
-    out: Annotated[Path, typer.Option(help="Directory for the run's records.")] = Path("runs"),
+    out: Out = None,
     per_mission: Annotated[
         bool, typer.Option(help="Also print each mission's rate (the bombs differ a lot).")
     ] = False,
@@ -37,10 +41,17 @@ def baseline_random(
         Path | None,
         typer.Option(help="Rule-seed word pools file (Morse, Password) for seeds other than 1."),
     ] = None,
+    config: ConfigFile = None,
 ) -> None:
-    """Success rate of the random Defuser per module type (single-module missions, sync)."""
+    """Success rate of the random Defuser per module type (single-module missions, sync).
+
+    Of the layered configuration (defaults < --config YAML < GPTNT_* < flags) it reads
+    records.out; it plays in-process, without services, Redis or a game backend."""
     from gptnt.cli._console import make_console
+    from gptnt.cli.config import command_config
     from gptnt.errors import ConfigError
+
+    out = command_config(ctx, {"out": "records.out"}, config).config.records.out
     from gptnt.missions import load_missions
     from services.manager import baseline_spec, play_baseline
 

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from gptnt.config import Layered
 
 ConfigFile = Annotated[
     Path | None,
@@ -30,6 +33,15 @@ def flag_names(ctx: typer.Context, keys: dict[str, str]) -> dict[str, str]:
     """Dotted key → the option as typed (``game.backend`` → ``--game``), for error messages."""
     options = {p.name: p.opts[0] for p in ctx.command.params if p.opts}
     return {key: options.get(name, f"--{name}") for name, key in keys.items()}
+
+
+def command_config(ctx: typer.Context, keys: dict[str, str], path: Path | None) -> Layered:
+    """The layered configuration a command runs with: defaults < the ``--config`` file at
+    ``path`` < ``GPTNT_*`` variables < the command's options in ``keys`` (parameter name →
+    dotted key) that were given; errors name an option as it is typed."""
+    from gptnt.config import load_config
+
+    return load_config(path, flags=given_flags(ctx, keys), flag_names=flag_names(ctx, keys))
 
 
 def parse_sets(pairs: list[str]) -> dict[str, object]:

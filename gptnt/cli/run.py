@@ -20,19 +20,30 @@ if TYPE_CHECKING:
     from gptnt.records import Summary, TurnEvent
     from services.manager import EpisodeSpec
 
+# Options that are settings of the layered configuration (gptnt.config) default to None: left
+# out, they set nothing, and the value in force comes from the file, the environment or the
+# setting's one default (named in the help, checked against gptnt.config by a test).
 RedisUrl = Annotated[
     str | None,
     typer.Option("--redis-url", help="Redis to use (admin URL); default $GPTNT_REDIS_URL, else "
-                 "an embedded server started for this run."),
+                 "an embedded server started for this run [bus.redis_url]."),
 ]  # fmt: skip
 Game = Annotated[
-    str, typer.Option("--game", help="Game backend: sim (in the game service), sim-process, or "
-                      "the URL of a protocol server (recorded stub, real game with the mod).")
+    str | None,
+    typer.Option("--game", help="Game backend: sim (in the game service), sim-process, or the "
+                 "URL of a protocol server (recorded stub, real game with the mod); default sim "
+                 "[game.backend]."),
 ]  # fmt: skip
-Out = Annotated[Path, typer.Option("--out", help="Directory that receives the run directories.")]
+Out = Annotated[
+    Path | None,
+    typer.Option("--out", help="Directory that receives the run directories; default runs "
+                 "[records.out]."),
+]  # fmt: skip
 Launch = Annotated[
-    str, typer.Option("--launch", help="process: each service its own process (default); "
-                      "task: all in this process (faster, for debugging).")
+    str | None,
+    typer.Option("--launch", help="process: each service its own process; warm: each forked "
+                 "from a server with the stack imported; task: all in this process (for "
+                 "debugging); default process [bus.launch]."),
 ]  # fmt: skip
 
 
@@ -128,11 +139,14 @@ def use_rule_seed(flag: int | None, pools: Path | None, missions: list[Mission])
 
 # The options of `gptnt run` that are settings of the layered configuration (gptnt.config).
 RUN_SETTINGS = {
+    "defuser": "players.defuser",
+    "expert": "players.expert",
+    "manual": "players.manual",
+    "seed": "players.seed",
     "game": "game.backend",
     "launch": "bus.launch",
     "redis_url": "bus.redis_url",
     "out": "records.out",
-    "seed": "players.seed",
     "step_sleep": "timing.step_sleep_s",
     "idle_sleep": "timing.idle_sleep_s",
 }
@@ -152,14 +166,14 @@ def run(
             help="The Defuser: oracle (privileged, scripted), random (scripted), a player config "
             "in configs/players/ (claude-sonnet-4-6, gpt-5-2, gemini-3-flash, qwen3-5-27b, "
             "internvl3-5-38b), a YAML file, or a pydantic-ai model string "
-            "(anthropic:claude-sonnet-4-6). Default: oracle."
+            "(anthropic:claude-sonnet-4-6); default oracle [players.defuser]."
         ),
     ] = None,
     expert: Annotated[
         str | None,
         typer.Option(
-            help="The Expert: oracle, idle or random (scripted), or a model as for --defuser. "
-            "Default: oracle."
+            help="The Expert: oracle, idle or random (scripted), or a model as for --defuser; "
+            "default oracle [players.expert]."
         ),
     ] = None,
     solo: Annotated[
@@ -177,17 +191,20 @@ def run(
         ),
     ] = False,
     manual: Annotated[
-        str,
+        str | None,
         typer.Option(
             help="The manual a model Expert (or solo model) reads: 'generated' (typeset for the "
             "game's rules) or a manual directory from `gptnt manual build` / `gptnt manual "
-            "import`."
+            "import`; default generated [players.manual]."
         ),
-    ] = "generated",
-    game: Game = "sim",
+    ] = None,
+    game: Game = None,
     redis_url: RedisUrl = None,
-    out: Out = Path("runs"),
-    seed: Annotated[int, typer.Option(help="Seed of the players' own randomness.")] = 0,
+    out: Out = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(help="Seed of the players' own randomness; default 0 [players.seed]."),
+    ] = None,
     rule_seed: Annotated[
         int | None,
         typer.Option(
@@ -199,17 +216,20 @@ def run(
         Path | None,
         typer.Option(help="Rule-seed word pools file (Morse, Password) for seeds other than 1."),
     ] = None,
-    launch: Launch = "process",
+    launch: Launch = None,
     step_sleep: Annotated[
-        float,
+        float | None,
         typer.Option(
-            help="sync: wall seconds to sleep after each "
-            "/timestep (GPTNT used 3 for the real game)."
+            help="sync: wall seconds to sleep after each /timestep (GPTNT used 3 for the real "
+            "game); default 0.0 [timing.step_sleep_s]."
         ),
-    ] = 0.0,
+    ] = None,
     idle_sleep: Annotated[
-        float, typer.Option(help="async: wall seconds between a player's turns.")
-    ] = 0.5,
+        float | None,
+        typer.Option(
+            help="async: wall seconds between a player's turns; default 0.5 [timing.idle_sleep_s]."
+        ),
+    ] = None,
     quiet: Annotated[bool, typer.Option(help="No line per turn.")] = False,
     record: Annotated[
         Path | None,
@@ -226,25 +246,29 @@ def run(
     (`gptnt config show` prints them)."""
     import asyncio
     import dataclasses
-    import os
 
     from gptnt.errors import ConfigError
 
     # Every input is checked, cheapest first, before the heavy imports and any service.
     if mode not in ("sync", "async"):
         raise ConfigError(f"--mode {mode!r}: use sync or async")
-    from gptnt.cli.config import flag_names, given_flags
-    from gptnt.config import load_config
+    from gptnt.cli.config import command_config
 
-    flags, names = given_flags(ctx, RUN_SETTINGS), flag_names(ctx, RUN_SETTINGS)
-    cfg = load_config(config, flags=flags, flag_names=names).config
-    redis_url = cfg.bus.redis_url
-    out, seed = cfg.records.out, cfg.players.seed
+    layered = command_config(ctx, RUN_SETTINGS, config)
+    cfg = layered.config
+    if solo is not None:  # one model holds both roles: a Defuser or Expert set anywhere clashes
+        for key in ("players.defuser", "players.expert"):
+            if key in layered.sources:
+                raise ConfigError(f"--solo: one model holds both roles; drop {layered.named(key)}")
+        defuser, expert = None, None
+    else:
+        defuser, expert = cfg.players.defuser, cfg.players.expert
+    manual, seed = cfg.players.manual, cfg.players.seed
+    out = cfg.records.out
     from gptnt.missions import get_mission
     from gptnt.preflight import Needs, check_inputs, preflight
-    from services.bus import ENV_URL
 
-    needs = Needs(game=cfg.game.backend, redis_url=redis_url or os.environ.get(ENV_URL), out=out)
+    needs = Needs(game=cfg.game.backend, redis_url=cfg.bus.redis_url, out=out)
     check_inputs(needs)
     mission_obj = get_mission(mission)
     rule_seed = use_rule_seed(rule_seed, pools, [mission_obj])
@@ -254,7 +278,7 @@ def run(
     # bad manual: one line each, before any service starts.
     defuser_seat, expert_seat = resolve_lineup(
         defuser, expert, solo=solo, manual=manual, no_manual=no_manual, read_manual=False,
-        rule_seed=rule_seed,
+        rule_seed=rule_seed, names={r: layered.named(f"players.{r}") for r in ("defuser", "expert")},
     )  # fmt: skip
     lineup = (defuser_seat, expert_seat)
     models = [c.config for c in lineup if c is not None and c.config is not None]
@@ -269,13 +293,13 @@ def run(
     from services.manager import EpisodeSettings, EpisodeSpec, Interrupt, play_episode
 
     spec = EpisodeSpec.make(
-        mission_obj.id, mode, solo or defuser or "oracle", expert or "oracle",  # type: ignore[arg-type]
+        mission_obj.id, mode, solo or cfg.players.defuser, cfg.players.expert,  # type: ignore[arg-type]
         seed=seed, solo=solo is not None, no_manual=no_manual, manual=manual, rule_seed=rule_seed,
     )  # fmt: skip
-    game_cfg = cfg.game
+    settings = EpisodeSettings.from_config(cfg)
     if record is not None:
-        game_cfg = game_cfg.model_copy(update={"record": str(record.resolve())})
-    settings = EpisodeSettings(game=game_cfg, launch=cfg.bus.launch, **cfg.timing.model_dump())
+        game = settings.game.model_copy(update={"record": str(record.resolve())})
+        settings = settings.model_copy(update={"game": game})
     run_dir = out / f"{time.strftime('%Y%m%d-%H%M%S')}-{mission_obj.id}-{mode}"
     console = make_console()
     players = ", ".join(f"{c.role if c.seat in (None, c.role) else c.seat} {c.label}"
@@ -295,7 +319,7 @@ def run(
             spec, settings, admin_url=url, run_dir=run_dir, on_turn=on_turn, interrupt=interrupt
         )
 
-    with resolve_redis(redis_url) as url:
+    with resolve_redis(cfg.bus.redis_url) as url:
         summary = asyncio.run(play())
     console.print(result_table([summary]))
     exit_on(summary.outcome, summary.reason)

@@ -22,12 +22,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gptnt.cli.run import Out, RedisUrl
+from gptnt.cli.config import ConfigFile
+from gptnt.cli.run import Game, Out, RedisUrl
 
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.table import Table
 
+    from gptnt.config import Layered
     from gptnt.suites import Plan, Selection, Suite, SuiteEpisode
     from services.manager import EpisodeSpec
     from services.manager._queue import Job
@@ -69,14 +71,44 @@ NoManual = Annotated[
 ]  # fmt: skip
 Manual = Annotated[
     str | None,
-    typer.Option(help="The manual models read: 'generated' or a manual directory."),
-]
+    typer.Option(help="The manual models read: 'generated' or a manual directory; default the "
+                 "suite's [players.manual]."),
+]  # fmt: skip
 Defuser = Annotated[
     str | None,
     typer.Option(help="With --expert: play this one Defuser/Expert pairing instead of the "
-                 "suite's pairings (names as for `gptnt run`)."),
+                 "suite's pairings (names as for `gptnt run`) [players.defuser]."),
 ]  # fmt: skip
-Expert = Annotated[str | None, typer.Option(help="The Expert of the --defuser pairing.")]
+Expert = Annotated[
+    str | None, typer.Option(help="The Expert of the --defuser pairing [players.expert].")
+]
+
+# The options of `gptnt suite plan|run` that are settings of the layered configuration. A
+# players.* value set in any layer (not its default) counts as the option: a suite plays its own
+# players, manual and pairings unless told otherwise.
+PLAN_SETTINGS = {
+    "defuser": "players.defuser",
+    "expert": "players.expert",
+    "manual": "players.manual",
+}
+SUITE_SETTINGS = {
+    **PLAN_SETTINGS,
+    "game": "game.backend",
+    "launch": "bus.launch",
+    "redis_url": "bus.redis_url",
+    "out": "records.out",
+}
+WORKER_SETTINGS = {"redis_url": "bus.redis_url", "out": "records.out"}
+
+
+def _set(layered: Layered, key: str) -> str | None:
+    """A players.* setting if some layer set it, else None (the suite's own choice)."""
+    if key not in layered.sources:
+        return None
+    section, _, name = key.partition(".")
+    return getattr(getattr(layered.config, section), name)
+
+
 RuleSeed = Annotated[
     list[int] | None,
     typer.Option(
@@ -92,16 +124,22 @@ Pools = Annotated[
 
 
 def _selection(players: str | None, only: str | None, modes: str | None, repeats: int | None,
-               limit: int | None, solo: bool, no_manual: bool, manual: str | None,
-               rule_seed: list[int] | None, defuser: str | None = None,
-               expert: str | None = None) -> Selection:  # fmt: skip
+               limit: int | None, solo: bool, no_manual: bool, rule_seed: list[int] | None,
+               layered: Layered) -> Selection:  # fmt: skip
     from gptnt.errors import ConfigError
     from gptnt.suites import Selection
 
+    defuser, expert = _set(layered, "players.defuser"), _set(layered, "players.expert")
+    manual = _set(layered, "players.manual")
     if (defuser is None) != (expert is None):
-        raise ConfigError("--defuser and --expert go together (one pairing); or use --players")
+        given = layered.named("players.defuser" if defuser is not None else "players.expert")
+        raise ConfigError(
+            f"{given}: --defuser and --expert go together (one pairing); or use --players"
+        )
     if defuser is not None and players is not None:
-        raise ConfigError("--players or --defuser/--expert, not both")
+        raise ConfigError(
+            f"--players or --defuser/--expert, not both ({layered.named('players.defuser')})"
+        )
 
     def items(text: str | None) -> list[str]:
         return [t.strip() for t in (text or "").split(",") if t.strip()]
@@ -225,17 +263,19 @@ def plan_table(p: Plan) -> Table:
 
 
 def suite_plan(
-    ref: SuiteRef, players: Players = None, only: Only = None, modes: Modes = None,
-    repeats: Repeats = None, limit: Limit = None, solo: Solo = False, no_manual: NoManual = False,
-    manual: Manual = None, rule_seed: RuleSeed = None, pools: Pools = None,
-    defuser: Defuser = None, expert: Expert = None,
+    ctx: typer.Context, ref: SuiteRef, players: Players = None, only: Only = None,
+    modes: Modes = None, repeats: Repeats = None, limit: Limit = None, solo: Solo = False,
+    no_manual: NoManual = False, manual: Manual = None, rule_seed: RuleSeed = None,
+    pools: Pools = None, defuser: Defuser = None, expert: Expert = None, config: ConfigFile = None,
 ) -> None:  # fmt: skip
     """Episodes, model calls, tokens and cost per player, before anything runs."""
     from gptnt.cli._console import make_console
+    from gptnt.cli.config import command_config
     from gptnt.suites import plan
 
-    selection = _selection(players, only, modes, repeats, limit, solo, no_manual, manual,
-                           rule_seed, defuser, expert)  # fmt: skip
+    layered = command_config(ctx, PLAN_SETTINGS, config)
+    selection = _selection(players, only, modes, repeats, limit, solo, no_manual, rule_seed,
+                           layered)  # fmt: skip
     suite, episodes = _expand(ref, selection)
     _check_rule_seeds(episodes, pools)
     p = plan(episodes)
@@ -285,6 +325,7 @@ def _confirm(estimate: float | None, threshold: float, yes: bool) -> None:
 
 
 def suite_run(
+    ctx: typer.Context,
     ref: SuiteRef,
     players: Players = None,
     only: Only = None,
@@ -333,41 +374,41 @@ def suite_run(
             "suite-<name>-<players>; rerun it to resume).",
         ),
     ] = None,
-    out: Out = Path("runs"),
+    out: Out = None,
     redis_url: RedisUrl = None,
-    game: Annotated[
-        str, typer.Option("--game", help="Game backend: sim, sim-process or a URL.")
-    ] = "sim",
+    game: Game = None,
     launch: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--launch",
-            help="warm: each service its own process, forked from a warm "
-            "server that has the game and player stack imported (default); process: "
-            "a fresh interpreter per service; task: all in this process.",
+            help="warm: each service its own process, forked from a warm server that has the "
+            "game and player stack imported; process: a fresh interpreter per service; task: "
+            "all in this process; default warm [bus.launch].",
         ),
-    ] = "warm",
+    ] = None,
+    config: ConfigFile = None,
 ) -> None:
-    """Plan a suite, confirm its cost, and play it on N parallel games; resumable."""
+    """Plan a suite, confirm its cost, and play it on N parallel games; resumable.
+
+    Settings come from defaults < --config YAML < GPTNT_* variables < these flags
+    (`gptnt config show` prints them)."""
     import asyncio
-    import os
 
     from gptnt.cli._console import make_console
-    from gptnt.config import GameConfig
-    from gptnt.errors import ConfigError
+    from gptnt.cli.config import command_config
     from gptnt.preflight import Needs, preflight
     from gptnt.records import Ledger, RunInfo, write_run_info
     from gptnt.suites import plan
-    from services.bus import ENV_URL
     from services.bus import redis_url as resolve_redis
     from services.manager import EpisodeSettings, player_infos
     from services.manager._queue import Job
     from services.manager.api import player_slug
 
-    if launch not in ("warm", "process", "task"):
-        raise ConfigError(f"--launch {launch!r}: use warm, process or task")
-    selection = _selection(players, only, modes, repeats, limit, solo, no_manual, manual,
-                           rule_seed, defuser, expert)  # fmt: skip
+    layered = command_config(ctx, SUITE_SETTINGS, config)
+    cfg = layered.config
+    out = cfg.records.out
+    selection = _selection(players, only, modes, repeats, limit, solo, no_manual, rule_seed,
+                           layered)  # fmt: skip
     suite, episodes = _expand(ref, selection)
     _check_rule_seeds(episodes, pools)
     specs = [_spec(ep) for ep in episodes]
@@ -381,12 +422,12 @@ def suite_run(
     # Keys, endpoints, the game, Redis and --out: checked and probed before anything starts.
     models = {c.config.model_dump_json(): c.config for spec in lineups.values()
               for c in spec.lineup() if c is not None and c.config is not None}  # fmt: skip
-    preflight(Needs(players=list(models.values()), game=game,
-                    redis_url=redis_url or os.environ.get(ENV_URL), out=out))  # fmt: skip
+    preflight(Needs(players=list(models.values()), game=cfg.game.backend,
+                    redis_url=cfg.bus.redis_url, out=out))  # fmt: skip
 
     names = list(dict.fromkeys(n for ep in episodes for n in (ep.defuser, ep.expert) if n))
     run = run_name or f"suite-{suite.name}-{'-'.join(player_slug(n) for n in names)}"
-    settings = EpisodeSettings(game=GameConfig(backend=game), launch=launch)  # type: ignore[arg-type]
+    settings = EpisodeSettings.from_config(cfg, suite=True)
     run_dir = out / run
     ledger = Ledger(run_dir)
     ledger.reconcile()
@@ -405,7 +446,7 @@ def suite_run(
     console.print(f"{len(specs) - len(todo)} already done, {len(todo)} to play on {games} "
                   f"game(s); records in {run_dir}", highlight=False)  # fmt: skip
     progress = Progress(total=len(todo), spent=spent, cap=max_cost_usd)
-    with resolve_redis(redis_url) as url:
+    with resolve_redis(cfg.bus.redis_url) as url:
         interrupted = asyncio.run(_drive(url, out, run, todo, games, queue_depth or games,
                                          progress, console, progress_every))  # fmt: skip
     info = info.model_copy(update={"spent_usd": progress.spent, "capped": progress.capped,
@@ -606,8 +647,15 @@ def _print_report(run_dir: Path, console: Console) -> None:
 
 
 def worker(
-    redis_url: Annotated[str, typer.Option("--redis-url", help="The suite's Redis (admin URL).")],
-    out: Out = Path("runs"),
+    ctx: typer.Context,
+    redis_url: Annotated[
+        str | None,
+        typer.Option(
+            "--redis-url",
+            help="The suite's Redis (admin URL); default $GPTNT_REDIS_URL [bus.redis_url].",
+        ),
+    ] = None,
+    out: Out = None,
     games: Annotated[int, typer.Option("--games", min=1, help="Games played in parallel.")] = 1,
     pools: Annotated[
         Path | None,
@@ -616,33 +664,32 @@ def worker(
             "episode carries its rule seed)."
         ),
     ] = None,
+    config: ConfigFile = None,
 ) -> None:
-    """Take episodes from a suite's queue on this host until interrupted."""
+    """Take episodes from a suite's queue on this host until interrupted.
+
+    Each episode is played with the settings the suite queued it with (game, timing, launch);
+    from defaults < --config YAML < GPTNT_* variables < these flags the worker takes where to
+    meet (bus.redis_url) and where to stage records (records.out)."""
     import asyncio
-    import os
 
-    from gptnt.rules.ruleseed import ENV, read_pools
+    from gptnt.cli.config import command_config
 
+    cfg = command_config(ctx, WORKER_SETTINGS, config).config
+    url = cfg.bus.queue_url("a worker")
     if pools is not None:
+        import os
+
+        from gptnt.rules.ruleseed import ENV, read_pools
+
         read_pools(pools)
         os.environ[ENV] = str(pools.resolve())
 
     from gptnt.cli import ExitCode
-    from services.bus import connect
-    from services.manager import Interrupt
-    from services.manager._queue import work
+    from services.manager import serve
 
-    async def main() -> str:
-        interrupt = Interrupt()
-        interrupt.install()
-        await asyncio.gather(
-            *(work(connect(redis_url), redis_url, out, interrupt=interrupt, ship=True)
-              for _ in range(games))
-        )  # fmt: skip
-        return interrupt.reason
-
-    typer.echo(f"worker: taking episodes from {redis_url.rsplit('@', 1)[-1]}; Ctrl-C stops")
-    stopped_by = asyncio.run(main())
+    typer.echo(f"worker: taking episodes from {url.rsplit('@', 1)[-1]}; Ctrl-C stops")
+    stopped_by = asyncio.run(serve(url, cfg.records.out, games))
     typer.echo(f"worker: stopped by {stopped_by}; its episodes in flight are recorded", err=True)
     raise typer.Exit(ExitCode.INTERRUPTED)
 

@@ -20,6 +20,7 @@ so a record never names a manual other than the one the model read.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
 
@@ -91,10 +92,12 @@ def resolve_seat(
     rule_seed: int = 1,
     configs_dir: Path | None = None,
     read_manual: bool = True,
+    name: str | None = None,
 ) -> SeatChoice:
     """Resolve ``ref`` for ``role``; ``seat`` overrides the model's prompt seat (solo).
 
-    Raises ``PlayerConfigError`` with one line naming the value and every kind of choice.
+    Raises ``PlayerConfigError`` with one line naming the value (as ``name``, default the flag
+    ``--<role>``) and every kind of choice.
     ``read_manual=False`` leaves a reader's manual for ``attach_manual`` (the preflight runs
     between the two, so a missing key is told before seconds of typesetting).
     """
@@ -102,7 +105,7 @@ def resolve_seat(
         return SeatChoice(role=role, ref=ref, kind="scripted", rule_seed=rule_seed)
     if role == "defuser" and ref in SCRIPTED_SOLO and seat in SOLO_SEATS:
         return SeatChoice(role=role, ref=ref, kind="scripted", seat=seat, rule_seed=rule_seed)
-    config = _model_config(role, ref, configs_dir, solo=seat not in (None, role))
+    config = _model_config(role, ref, configs_dir, solo=seat not in (None, role), name=name)
     seat = seat or role
     choice = SeatChoice(
         role=role, ref=ref, kind="model", seat=seat, config=config, rule_seed=rule_seed
@@ -127,8 +130,12 @@ def resolve_lineup(
     no_manual: bool = False,
     rule_seed: int = 1,
     read_manual: bool = True,
+    names: Mapping[Role, str] | None = None,
 ) -> tuple[SeatChoice, SeatChoice | None]:
-    """The episode's players from the CLI's flags: a pair, or one solo model and no Expert."""
+    """The episode's players from the CLI's flags: a pair, or one solo model and no Expert.
+    ``names`` says how an error names a role's value when it did not come from ``--<role>``
+    (e.g. ``file run.yaml: players.defuser``)."""
+    names = names or {}
     if solo is not None:
         if defuser is not None or expert is not None:
             raise PlayerConfigError(
@@ -151,6 +158,7 @@ def resolve_lineup(
             manual=manual,
             rule_seed=rule_seed,
             read_manual=read_manual,
+            name=names.get("defuser"),
         ),
         resolve_seat(
             "expert",
@@ -158,6 +166,7 @@ def resolve_lineup(
             manual=manual,
             rule_seed=rule_seed,
             read_manual=read_manual,
+            name=names.get("expert"),
         ),
     )
 
@@ -207,14 +216,16 @@ def prompt_hash(
     return hashlib.sha256(system_prompt(spec).encode()).hexdigest()
 
 
-def _model_config(role: Role, ref: str, configs_dir: Path | None, *, solo: bool) -> PlayerConfig:
+def _model_config(
+    role: Role, ref: str, configs_dir: Path | None, *, solo: bool, name: str | None = None
+) -> PlayerConfig:
     try:
         return load_player_config(ref, configs_dir)
     except UnknownPlayerError:
         pass  # a config that exists but is wrong raises its own error, naming the field
     folder = configs_dir or CONFIGS_DIR
     configs = ", ".join(sorted(p.stem for p in folder.glob("*.yaml"))) or "none"
-    flag = "--solo" if solo else f"--{role}"
+    flag = name or ("--solo" if solo else f"--{role}")
     scripted = "" if solo else f"a scripted {role} ({', '.join(SCRIPTED_NAMES[role])}), "
     raise PlayerConfigError(
         f"{flag} {ref!r}: not {scripted}a player config ({configs}), a YAML file, or a "

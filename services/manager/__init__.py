@@ -7,6 +7,7 @@ from __future__ import annotations
 from services.manager._baseline import BASELINE_SIZE, BaselinePlayer, baseline_spec, play_baseline
 from services.manager._episode import Episode, Interrupt, play_episode, player_infos
 from services.manager._faults import ProviderWatch
+from services.manager._queue import serve
 from services.manager.api import EpisodeSettings, EpisodeSpec
 
 __all__ = [
@@ -21,4 +22,5 @@ __all__ = [
     "play_baseline",
     "play_episode",
     "player_infos",
+    "serve",
 ]

@@ -1,34 +1,53 @@
-"""``python -m services.manager [--redis-url URL] [--out runs] [--games N]``: an Experiment
-Manager that takes episodes from the suites' queue on this Redis (``gptnt worker`` is the same).
+"""``python -m services.manager [--config run.yaml] [--redis-url URL] [--out DIR] [--games N]``:
+an Experiment Manager that takes episodes from the suites' queue on this Redis; the same worker
+as ``gptnt worker``.
 
-The URL must be an admin user's (the manager creates each game's ACL users); it defaults to
-``$GPTNT_REDIS_URL``.
+Its settings are the layered configuration's (``gptnt.config``): defaults < ``--config`` <
+``GPTNT_*`` variables (``GPTNT_REDIS_URL``) < these flags, of which it reads ``bus.redis_url``
+(an admin user's URL: the manager creates each game's ACL users) and ``records.out``. Each
+episode is played with the settings the suite queued it with. Exit codes as ``gptnt``'s: 2 for
+bad input (one line), 130 when stopped by SIGINT or SIGTERM.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import os
+import sys
 from pathlib import Path
 
-from services.bus import ENV_URL, connect
-from services.manager._queue import work
+from gptnt.config import load_config
+from gptnt.errors import ConfigError
+from services.manager._queue import serve
+
+# Options that are settings of the layered configuration; left out, they set nothing.
+SETTINGS = {"redis_url": ("bus.redis_url", "--redis-url"), "out": ("records.out", "--out")}
 
 
-async def _main(url: str, out: Path, games: int) -> None:
-    await asyncio.gather(*(work(connect(url), url, out) for _ in range(games)))
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m services.manager", description=__doc__)
-    parser.add_argument("--redis-url", default=os.environ.get(ENV_URL))
-    parser.add_argument("--out", type=Path, default=Path("runs"))
-    parser.add_argument("--games", type=int, default=1)
-    args = parser.parse_args()
-    if not args.redis_url:
-        parser.error(f"--redis-url or ${ENV_URL} is required (the queue lives in that Redis)")
-    asyncio.run(_main(args.redis_url, args.out, args.games))
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m services.manager", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    parser.add_argument("--config", type=Path, help="a YAML file of settings by section")
+    parser.add_argument("--redis-url", default=None, help="[bus.redis_url]")
+    parser.add_argument("--out", type=Path, default=None, help="staging directory [records.out]")
+    parser.add_argument("--games", type=int, default=1, help="games played in parallel")
+    args = parser.parse_args(argv)
+    try:
+        if args.games < 1:
+            raise ConfigError(f"--games {args.games}: play at least 1 game")
+        layered = load_config(
+            args.config,
+            flags={key: getattr(args, name) for name, (key, _) in SETTINGS.items()},
+            flag_names={key: flag for key, flag in SETTINGS.values()},
+        )
+        url = layered.config.bus.queue_url("python -m services.manager")
+    except ConfigError as err:
+        print(f"error: {err}", file=sys.stderr)
+        sys.exit(2)
+    print(f"manager: taking episodes from {url.rsplit('@', 1)[-1]}", flush=True)
+    stopped_by = asyncio.run(serve(url, layered.config.records.out, args.games))
+    print(f"manager: stopped by {stopped_by}; its episodes in flight are recorded", file=sys.stderr)
+    sys.exit(130)
 
 
 if __name__ == "__main__":

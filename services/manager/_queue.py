@@ -22,7 +22,7 @@ import redis.asyncio as aioredis
 from pydantic import BaseModel
 
 from gptnt.records import Ledger, LedgerEntry, Summary, pack, unpack
-from services.bus import within
+from services.bus import connect, within
 from services.manager._episode import Interrupt, OnTurn, play_episode
 from services.manager.api import EpisodeSettings, EpisodeSpec
 
@@ -97,6 +97,20 @@ async def work(
                     await redis.xdel(QUEUE, entry_id)
                 if on_end:
                     on_end(consumer, job, summary)
+
+
+async def serve(admin_url: str, out: Path, games: int = 1) -> str:
+    """A worker on this host (``gptnt worker``, ``python -m services.manager``): take episodes on
+    ``games`` games until SIGINT or SIGTERM, which also ends the episodes in flight (recorded as
+    ``interrupted``); records travel with each result, ``out`` is only a staging area. Returns
+    the signal's name."""
+    interrupt = Interrupt()
+    interrupt.install()
+    await asyncio.gather(
+        *(work(connect(admin_url), admin_url, out, interrupt=interrupt, ship=True)
+          for _ in range(games))
+    )  # fmt: skip
+    return interrupt.reason
 
 
 async def purge(redis: aioredis.Redis, run: str) -> int:

@@ -8,17 +8,14 @@ from __future__ import annotations
 
 import re
 from pathlib import PurePath
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from gptnt.config import GameConfig, TimingConfig
+from gptnt.config import ONE_EPISODE_LAUNCH, Config, GameConfig, Launch, TimingConfig
 from gptnt.players.scripted import episode_seed
 from gptnt.players.seats import SeatChoice, resolve_lineup
 from gptnt.protocol import Mode
 from gptnt.records import Conditions
-
-Launch = Literal["process", "warm", "task"]
 
 
 class EpisodeSpec(BaseModel):
@@ -106,5 +103,12 @@ class EpisodeSettings(TimingConfig):
     whole to the game service, and how the services are launched."""
 
     game: GameConfig = GameConfig()
-    launch: Launch = "process"  # services as child processes (real), forked from a warm server
-    # (services.manager._warm: the same processes without the interpreter start-up), or tasks
+    launch: Launch = ONE_EPISODE_LAUNCH  # how the services start (``gptnt.config.Launch``)
+
+    @classmethod
+    def from_config(cls, config: Config, *, suite: bool = False) -> EpisodeSettings:
+        """The settings of the layered configuration: its timing and game sections, and the
+        launch in force for one episode or (``suite``) a suite's games."""
+        return cls(
+            game=config.game, launch=config.bus.launch_for(suite), **config.timing.model_dump()
+        )

@@ -65,7 +65,8 @@ def test_a_flag_overrides_the_env_var(run_yaml: Path) -> None:
     )
     assert layered.config.game.width == 320
     assert layered.sources["game.width"] == "flag game.width"
-    assert layered.config.bus.launch == "process"  # a flag left at None sets nothing
+    assert layered.config.bus.launch is None  # a flag left at None sets nothing
+    assert "bus.launch" not in layered.sources
 
 
 def test_the_redis_url_variable_is_the_bus_url() -> None:
