@@ -17,6 +17,8 @@ deadlines are generous accordingly. Failures are translated at this boundary::
 ``buffer(fmt="png")`` asks for our ``GPTNTPNG`` container (see ``_buffer``); a backend that
 ignores the extension (the shipped mod) answers raw, which is detected by the missing magic and
 decoded the same way. ``last`` is likewise applied on the client if the backend ignored it.
+The other extensions are only called where the backend advertises them: ``extensions`` holds
+the names its last answer listed in ``EXTENSIONS_HEADER`` (none from the shipped mod).
 """
 
 from __future__ import annotations
@@ -71,6 +73,7 @@ DEFAULT_DEADLINES: dict[str, float] = {
     "/random": 60.0,
     "/modules": 10.0,
     "/debug": 10.0,
+    "/fastforward": 30.0,
 }
 FALLBACK_DEADLINE = 30.0
 _EXCERPT = 200
@@ -102,6 +105,10 @@ TOKEN_HEADER = "X-Gptnt-Token"
 (``gptnt sim serve --token``, ``GPTNT_GAME_TOKEN``). The shipped mod ignores it."""
 TOKEN_ENV = "GPTNT_GAME_TOKEN"
 """The token the game service presents to a game at a URL, and ``gptnt sim serve`` requires."""
+EXTENSIONS_HEADER = "X-Gptnt-Extensions"
+"""Response header naming a backend's additive extensions, comma separated (our simulator's)."""
+FAST_FORWARD = "fast-forward"
+"""The extension ``/fastforward?until=`` (docs/protocol.md §4.3)."""
 
 
 def lifecycle_token(body: str) -> Lifecycle:
@@ -176,6 +183,8 @@ class GameClient:
             transport=transport,
             headers={TOKEN_HEADER: token} if token else None,
         )
+        self.extensions: frozenset[str] = frozenset()
+        """The extensions the backend listed in its last answer (``EXTENSIONS_HEADER``)."""
 
     async def __aenter__(self) -> Self:
         return self
@@ -214,6 +223,8 @@ class GameClient:
                 f"{route}: cannot reach the game at {self.base_url}: {err!r}", route=route
             ) from None
         body = response.content
+        advertised = response.headers.get(EXTENSIONS_HEADER, "")
+        self.extensions = frozenset(p.strip() for p in advertised.split(",") if p.strip())
         if not response.is_success:
             raise GameHTTPError(
                 f"{route}: HTTP {response.status_code}: {excerpt(body) or '(empty body)'}",
@@ -343,6 +354,11 @@ class GameClient:
                 route="/modules",
                 body=excerpt(body),
             ) from None
+
+    async def fast_forward(self, until: Lifecycle, *, deadline: float | None = None) -> str:
+        """Our extension (only where ``FAST_FORWARD`` is in ``extensions``): reach ``until``
+        (``Setup``, ``LightsOff`` or ``LightsOn``, then paused) at once instead of waiting."""
+        return await self._text("/fastforward", {"until": until.value}, deadline)
 
     async def debug(self, *, deadline: float | None = None) -> str:
         """``Current face is Front|Rear``."""

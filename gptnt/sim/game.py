@@ -27,6 +27,16 @@ zoom shows after the next ``/timestep``); a rotation while zoomed in first zooms
 0.5 s of game time later. Clicks on elements act at once, even while paused. The mask is
 rendered at request time, and only in ``LightsOn`` (none when the bomb is turned to a side).
 
+**Fast-forward** (our additive extension ``/fastforward?until=``, docs/protocol.md §4.3): a
+harness that only wants to get past the pre-bomb phases asks for them at once instead of waiting
+them out in wall time. ``Setup`` and ``LightsOff`` complete the pending scene changes that lead
+there (no game time runs in them: the mission is not loaded, or it waits in the dark);
+``LightsOn`` runs game time through the dark to the first ``LightsOn`` and pauses. Nothing of the
+bomb moves in the dark (its timer starts at ``LightsOn``, below), so the game is then exactly
+where the mod's real-time startup (time scale 1, poll ``/health`` until ``LightsOn``, pause)
+would leave it, minus that poll's overshoot: the full time limit and the one frame captured at
+``LightsOn``.
+
 Our choices where the mod gives no answer: ``/timestep`` before ``LightsOff`` first completes the
 pending scene changes; needy components are accepted and ignored (the mod never reports them);
 ``magic`` asks ``gptnt.rules.oracle`` for one step; object names in answers are
@@ -58,7 +68,7 @@ from gptnt.sim.mask_style import MASK_STYLES, MaskStyle, game_mask
 from gptnt.sim.modules._base import ModuleEngine
 from gptnt.sim.render.compositor import Compositor, Picture, Scene
 
-__all__ = ["FrameSet", "Game"]
+__all__ = ["FAST_FORWARD_TO", "FrameSet", "Game"]
 
 FRAME_PERIOD = 0.25  # game seconds between captured frames
 RING_SIZE = 16  # frames kept
@@ -68,6 +78,8 @@ ROTATE_AFTER_ZOOM_OUT = 0.5  # game seconds the mod waits between zooming out an
 EMERGE_POLL = 0.1  # game seconds between emergence checks in /timestep
 EMERGE_TIMEOUT = 10.0  # game seconds /timestep waits for modules to emerge
 _EPS = 1e-9
+# The states ``fast_forward`` reaches: the ends of the three waits of a harness's startup.
+FAST_FORWARD_TO = (Lifecycle.SETUP, Lifecycle.LIGHTS_OFF, Lifecycle.LIGHTS_ON)
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
@@ -368,6 +380,39 @@ class Game:
         rear = self._mission is not None and self._mission.camera.rear_selected
         return f"Current face is {'Rear' if rear else 'Front'}"
 
+    @_locked
+    def fast_forward(self, until: Lifecycle) -> str:
+        """Our extension: reach ``until`` (Setup, LightsOff or LightsOn) now (module doc)."""
+        if until not in FAST_FORWARD_TO:
+            names = ", ".join(state.value for state in FAST_FORWARD_TO)
+            raise SimulatorError(
+                f"Error: until={until.value} cannot be fast-forwarded to; use {names}"
+            )
+        if self._lifecycle is until:
+            return f"Fast-forwarded to {until.value}"
+        mission = self._mission
+        if until is Lifecycle.LIGHTS_ON:
+            if (
+                self._lifecycle is not Lifecycle.LIGHTS_OFF
+                or mission is None
+                or mission.state_enabled
+            ):
+                raise SimulatorError(
+                    f"Cannot fast-forward to LightsOn from {self._lifecycle.value} state "
+                    "(only from the dark before a mission's first LightsOn)"
+                )
+            self._advance_to(FIRST_LIGHTS_ON_DELAY)
+            self._scale = 0.0
+        else:
+            if not any(phase is until for _, phase in self._transitions):
+                raise SimulatorError(
+                    f"Cannot fast-forward to {until.value} from {self._lifecycle.value} state "
+                    "(no scene change to it is pending)"
+                )
+            while self._lifecycle is not until:
+                self._apply_transition(self._transitions.popleft()[1])
+        return f"Fast-forwarded to {until.value}"
+
     # ================================================================ time
 
     def _catch_up(self) -> None:
@@ -408,11 +453,15 @@ class Game:
 
     def _advance(self, dt: float) -> None:
         """Run ``dt`` seconds of game time through every event in order."""
+        if self._mission is not None and dt > 0:
+            self._advance_to(self._mission.t + dt)
+
+    def _advance_to(self, t1: float) -> None:
+        """Run game time up to bomb time ``t1`` through every event in order."""
         mission = self._mission
-        if mission is None or dt <= 0:
+        if mission is None or t1 <= mission.t:
             return
         t0 = mission.t
-        t1 = t0 + dt
         for apply in mission.on_run:
             apply()
         mission.on_run.clear()

@@ -9,9 +9,11 @@ served here, with two deliberate differences that cost old clients nothing:
   understands and a new one can trust the status. ``status_codes="mod"`` answers exactly as the
   shipped mod does: those failures, and any exception a handler raises (``Error: …``), come
   back with 200, so a client's detection of error *bodies* can be tested against a live server.
-- **Additive extensions.** ``/buffer?last=N`` (only the newest N frames) and
-  ``/buffer?format=png`` (the PNG container of ``gptnt.protocol``). Every response advertises
-  them in ``X-Gptnt-Extensions`` so black-box tests can tell a simulator from a real game.
+- **Additive extensions.** ``/buffer?last=N`` (only the newest N frames),
+  ``/buffer?format=png`` (the PNG container of ``gptnt.protocol``) and
+  ``/fastforward?until=Setup|LightsOff|LightsOn`` (the startup's waits at once, ``Game.fast_forward``).
+  Every response advertises them in ``X-Gptnt-Extensions`` so a client uses them only where
+  they exist, and black-box tests can tell a simulator from a real game.
 
 The game is synchronous and cheap, so one lock keeps requests strictly sequential like the mod's
 single listener thread; the work itself runs in a worker thread so the event loop stays free.
@@ -42,7 +44,7 @@ from starlette.types import Receive, Scope, Send
 
 from gptnt.errors import ConfigError, QueryError, QueryValueError, SimulatorError
 from gptnt.protocol import parse_float, parse_int
-from gptnt.protocol.client import TOKEN_HEADER
+from gptnt.protocol.client import EXTENSIONS_HEADER, FAST_FORWARD, TOKEN_HEADER
 
 if TYPE_CHECKING:
     import numpy as np
@@ -65,8 +67,7 @@ CORS_HEADERS: dict[str, str] = {
     "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
     "Access-Control-Allow-Headers": "Content-Type, traceparent, tracestate",
 }
-EXTENSIONS_HEADER = "X-Gptnt-Extensions"
-EXTENSIONS = "buffer-last, buffer-png"
+EXTENSIONS = f"buffer-last, buffer-png, {FAST_FORWARD}"
 
 TEXT = "text/plain; charset=utf-8"
 JSON = "application/json"
@@ -231,6 +232,20 @@ def _old_buffer(game: Game, query: Query) -> Reply:
     return Reply(json.dumps(document).encode("utf-8"), media_type="image/png")
 
 
+def _fast_forward(game: Game, query: Query) -> Reply:
+    """Our extension: reach the lifecycle state ``until`` at once (docs/protocol.md §4.3)."""
+    from gptnt.sim.game import FAST_FORWARD_TO
+
+    text = _param(query, "until")
+    wanted = next((state for state in FAST_FORWARD_TO if state.value.lower() == text.lower()), None)
+    if wanted is None:
+        names = ", ".join(state.value for state in FAST_FORWARD_TO)
+        raise SimulatorError(
+            f"Error: until={text!r} is not a state to fast-forward to; send one of {names}"
+        )
+    return _text(game.fast_forward(wanted))
+
+
 ROUTES: dict[str, Handler] = {
     "/health": lambda game, query: _text(game.health()),
     "/startmission": _start_mission,
@@ -247,6 +262,7 @@ ROUTES: dict[str, Handler] = {
     "/random": lambda game, query: _text(game.random_solve(_int_param(query, "value"))),
     "/modules": lambda game, query: _json(game.modules()),
     "/debug": lambda game, query: _text(game.debug()),
+    "/fastforward": _fast_forward,
 }
 
 

@@ -3,7 +3,7 @@
 Every wait has exactly one deadline, its caller's (``within``; connections carry no socket
 timeout of their own). RPC with a deadline on every call and typed remote errors (``RpcClient``/``RpcServer``),
 atomically drained inboxes for the players' dialogue (``Inbox``), the game's event stream
-(``EventStream``), heartbeats with a TTL, key names namespaced per game (``GameKeys``), one ACL
+(``EventStream``), heartbeats with a TTL and a readiness list the manager blocks on, key names namespaced per game (``GameKeys``), one ACL
 user per service (``create_users``), and the Redis server itself (``EmbeddedRedis``,
 ``redis_url``).
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 from services.bus._acl import Credentials, create_users, delete_users
 from services.bus._deadline import REDIS_DOWN, redis_lost, within
 from services.bus._events import EventStream
-from services.bus._heartbeat import Heartbeat, HeartbeatSender, read_heartbeat
+from services.bus._heartbeat import Heartbeat, HeartbeatSender, read_heartbeat, wait_ready
 from services.bus._inbox import Inbox, Message
 from services.bus._keys import GameKeys, Role, Service
 from services.bus._rpc import RpcClient, RpcServer
@@ -41,5 +41,6 @@ __all__ = [
     "read_heartbeat",
     "redis_lost",
     "redis_url",
+    "wait_ready",
     "within",
 ]

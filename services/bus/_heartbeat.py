@@ -2,6 +2,11 @@
 
 One ``SET … PX`` per beat (atomic, unlike GPTNT's HSET then EXPIRE), and liveness is judged by
 Redis expiring the key, not by comparing the sender's clock with the reader's.
+
+The first beat that says ``ready`` also pushes a token onto the service's readiness list
+(``GameKeys.ready``), in the same transaction: whoever waits for the service to come up blocks
+on that list (``wait_ready``) and wakes the moment it serves, while liveness stays with the
+heartbeat's TTL.
 """
 
 from __future__ import annotations
@@ -19,6 +24,10 @@ from pydantic import BaseModel
 from gptnt.errors import BusError
 from services.bus._deadline import within
 from services.bus._keys import GameKeys, Service
+
+_READY = "ready"  # the state of a service that serves requests
+_READY_TTL_S = 600  # a readiness token nobody popped does not outlive its game for long
+_POP_SLACK_S = 5.0  # wall seconds beyond the server-side block a stalled connection may take
 
 
 class Heartbeat(BaseModel):
@@ -48,6 +57,8 @@ class HeartbeatSender:
         self._service = service
         self._interval_s = interval_s
         self._ttl_ms = int(ttl_s * 1000)
+        self._ready_key = keys.ready(service)
+        self._announced = False  # the readiness token was pushed
         self._seq = 0
         self.state = "starting"
 
@@ -61,9 +72,18 @@ class HeartbeatSender:
             host=socket.gethostname(),
             sent_at=time.time(),
         )
+        announce = self.state == _READY and not self._announced
         # A beat that cannot land within the TTL is worthless; the next one tries again.
-        async with within(self._ttl_ms / 1000, f"{self._service} heartbeat"):
-            await self._redis.set(self._key, beat.model_dump_json(), px=self._ttl_ms)
+        async with (
+            within(self._ttl_ms / 1000, f"{self._service} heartbeat"),
+            self._redis.pipeline(transaction=True) as pipe,
+        ):
+            pipe.set(self._key, beat.model_dump_json(), px=self._ttl_ms)
+            if announce:
+                pipe.rpush(self._ready_key, str(os.getpid()))
+                pipe.expire(self._ready_key, _READY_TTL_S)
+            await pipe.execute()
+        self._announced = self._announced or announce
 
     async def run(self, stop: asyncio.Event | None = None) -> None:
         """Beat until ``stop`` is set (then remove the key) or the task is cancelled; transport
@@ -78,6 +98,18 @@ class HeartbeatSender:
         with contextlib.suppress(aioredis.RedisError, BusError):
             async with within(self._ttl_ms / 1000, f"{self._service} heartbeat removal"):
                 await self._redis.delete(self._key)
+
+
+async def wait_ready(
+    redis: aioredis.Redis, keys: GameKeys, services: set[Service], *, timeout_s: float
+) -> Service | None:
+    """Block until one of ``services`` announces it is ready; which one, or ``None`` when
+    ``timeout_s`` (wall seconds) pass first. Each announcement is taken once."""
+    timeout_s = max(timeout_s, 0.001)  # 0 would block forever
+    lists = {keys.ready(service): service for service in services}
+    async with within(timeout_s + _POP_SLACK_S, "waiting for services to be ready"):
+        popped = await redis.blpop(list(lists), timeout=timeout_s)
+    return None if popped is None else lists[popped[0]]
 
 
 async def read_heartbeat(

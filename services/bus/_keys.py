@@ -49,6 +49,11 @@ class GameKeys:
     def heartbeat(self, service: Service) -> str:
         return f"{self.owned(service)}hb"
 
+    def ready(self, service: Service) -> str:
+        """The list a service pushes one token onto when it first serves, so the manager's
+        blocking pop learns it then (not at its next watchdog poll)."""
+        return f"{self.prefix}{service}:ready"
+
     @property
     def events(self) -> str:
         """The game service's event stream (lifecycle changes, game over)."""

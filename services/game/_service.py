@@ -6,6 +6,15 @@ monitor polls the backend at 5 Hz and publishes ``GameOver`` on the event stream
 bomb is solved or explodes (GPTNT relayed this through three polling hops and noticed seconds
 late). Frames are fetched as PNG from backends that can (our simulator), encoded once here from
 those that cannot (the shipped mod), and only the frames asked for are sent.
+
+The startup's three waits (for ``Setup``, for ``LightsOff`` after ``/startmission``, and the
+real-time run from the dark to ``LightsOn``) are asked of a backend that advertises the
+``fast-forward`` extension (our simulator) at once: before ``LightsOn`` the bomb's clock has not
+started, no frame is captured and ``/state`` is disabled (docs/protocol.md §4.1, §4.3), so
+skipping the wait changes nothing of the episode but its wall time, and play starts at exactly
+the time limit instead of a poll's overshoot below it. Any other backend (the shipped mod, our
+C# mod, a recorded stub of either) gets the mod's own startup, unchanged: poll ``/health``,
+time scale 1 until ``LightsOn``, pause.
 """
 
 from __future__ import annotations
@@ -22,7 +31,7 @@ from pydantic import TypeAdapter
 from gptnt.config import GameConfig
 from gptnt.errors import BusError, GptntError, ProtocolError
 from gptnt.protocol import BombState, Lifecycle, MissionConfig, kind_spec
-from gptnt.protocol.client import GameClient
+from gptnt.protocol.client import FAST_FORWARD, GameClient
 from services.bus import EventStream, GameKeys, HeartbeatSender, RpcServer
 from services.game import api
 from services.game._backend import Backend
@@ -48,6 +57,7 @@ class GameService:
         self._heartbeat = HeartbeatSender(redis, keys, "game")
         self._stop = asyncio.Event()
         self._client: GameClient | None = None
+        self._fast_forward = False  # the backend advertised the extension (module doc)
         self._mission: MissionConfig | None = None
         self._started = False  # first lights-on seen: game over is now possible
         self._over_sent = False
@@ -57,6 +67,7 @@ class GameService:
     async def run(self) -> None:
         """Serve until ``stop`` is called (or the task is cancelled)."""
         self._client = await self._backend.open(timeout_s=self._config.startup_timeout_s)
+        self._fast_forward = FAST_FORWARD in self._client.extensions
         server = RpcServer(self._redis, self._keys, "game")
         manager_only: tuple = ("manager",)
         both: tuple = ("manager", "defuser")
@@ -94,7 +105,11 @@ class GameService:
 
     # ------------------------------------------------------------------ lifecycle
 
-    async def _wait_lifecycle(self, wanted: Lifecycle) -> None:
+    async def _reach(self, wanted: Lifecycle) -> None:
+        """Wait for a scene change to ``wanted``, or fast-forward to it (module doc)."""
+        if self._fast_forward:
+            await self.client.fast_forward(wanted)
+            return
         await self.client.wait_for(
             wanted, timeout_s=self._config.startup_timeout_s, poll_s=_FAST_POLL_S
         )
@@ -103,19 +118,23 @@ class GameService:
         """Start the mission and pause as soon as the lights go off (startup pause #1)."""
         if await self.client.health() != Lifecycle.SETUP:
             await self.client.reset()
-            await self._wait_lifecycle(Lifecycle.SETUP)
+            await self._reach(Lifecycle.SETUP)
         self._mission = request.mission
         self._started = self._over_sent = False
         await self.client.start_mission(request.mission)
-        await self._wait_lifecycle(Lifecycle.LIGHTS_OFF)
+        await self._reach(Lifecycle.LIGHTS_OFF)
         await self.client.set_time_scale(0)
         return await self.status()
 
     async def lights_on(self, _: api.Empty) -> api.Status:
-        """Run the clock until the lights are on, then pause again (startup pause #2)."""
-        await self.client.set_time_scale(1)
-        await self._wait_lifecycle(Lifecycle.LIGHTS_ON)
-        await self.client.set_time_scale(0)
+        """Run the clock until the lights are on, then pause again (startup pause #2); with
+        the fast-forward extension the game gets there, paused, in one call."""
+        if self._fast_forward:
+            await self.client.fast_forward(Lifecycle.LIGHTS_ON)
+        else:
+            await self.client.set_time_scale(1)
+            await self._reach(Lifecycle.LIGHTS_ON)
+            await self.client.set_time_scale(0)
         self._started = True
         return await self.status()
 

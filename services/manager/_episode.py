@@ -69,6 +69,7 @@ from services.bus import (
     delete_users,
     read_heartbeat,
     redis_lost,
+    wait_ready,
     within,
 )
 from services.game import GameService
@@ -83,7 +84,7 @@ from services.player import api as player_api
 log = logging.getLogger(__name__)
 
 OnTurn = Callable[[EpisodeSpec, TurnEvent], None]
-_WATCH_S = 0.25
+_WATCH_S = 0.25  # wall seconds between the watchdog's checks for a dead or hung service
 _REDIS_S = 5.0  # wall seconds any single Redis call of the manager's own may take
 _GRACE_S = 5.0  # wall seconds the turns in flight at game over may take to finish
 
@@ -371,15 +372,18 @@ class Episode:
                 elif handle.name in self._ready_seen:
                     raise EpisodeError(f"{handle.name} heartbeat expired: the service hung or died")
 
-    async def _wait_ready(self, names: tuple[str, ...]) -> None:
-        deadline = time.monotonic() + self.settings.game.startup_timeout_s
-        while not all(n in self._ready_seen for n in names):
-            if time.monotonic() > deadline:
-                missing = ", ".join(n for n in names if n not in self._ready_seen)
-                raise EpisodeError(
-                    f"{missing} not ready within {self.settings.game.startup_timeout_s:g} s"
-                )
-            await asyncio.sleep(0.02)
+    async def _wait_ready(self, names: tuple[Service, ...]) -> None:
+        """Block until each of ``names`` announces it serves (``services.bus.wait_ready``): the
+        episode goes on the moment they are up, not at the watchdog's next poll; a service that
+        dies meanwhile is the watchdog's to report."""
+        limit = self.settings.game.startup_timeout_s
+        deadline = time.monotonic() + limit
+        while missing := {n for n in names if n not in self._ready_seen}:
+            left = deadline - time.monotonic()
+            ready = await wait_ready(self._admin, self.keys, missing, timeout_s=left)
+            if ready is None:
+                raise EpisodeError(f"{', '.join(sorted(missing))} not ready within {limit:g} s")
+            self._ready_seen.add(ready)
 
     async def _shutdown(self) -> None:
         """Ask every service to stop, then make sure; delete the game's users and keys."""
@@ -447,7 +451,9 @@ class Episode:
         )
         # Startup pause #1: the mission is loaded, the clock stopped in the dark.
         await self._game(
-            game_api.START, game_api.StartRequest(mission=config), timeout_s=s.game.startup_timeout_s
+            game_api.START,
+            game_api.StartRequest(mission=config),
+            timeout_s=s.game.startup_timeout_s,
         )
         await self._wait_ready(self._roles)
         # Startup pause #2: lights on, clock stopped at the time limit.

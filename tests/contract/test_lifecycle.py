@@ -119,3 +119,38 @@ def test_random_solves_modules(http: httpx.Client) -> None:
     assert response.status_code == 200 and response.text.startswith(" ")
     solved = [m for m in state(http)["modules"] if m and m["isSolved"]]
     assert len(solved) == 1
+
+
+def test_fast_forward_extension_reaches_each_startup_state_at_once(
+    http: httpx.Client, extensions: set[str]
+) -> None:
+    """Our ``/fastforward?until=`` (docs/protocol.md §4.3), where advertised: the startup's waits
+    for Setup, LightsOff and LightsOn answered at once, paused at LightsOn with the whole time
+    limit and the one frame captured there."""
+    if "fast-forward" not in extensions:
+        pytest.skip("backend does not advertise the fast-forward extension")
+    to_setup(http)
+    assert_refused(
+        http.get("/fastforward", params={"until": "LightsOn"}),
+        400,
+        "Cannot fast-forward to LightsOn from Setup state",
+    )
+    assert http.get("/startMission", params=MISSION).status_code == 200
+    assert http.get("/fastforward", params={"until": "LightsOff"}).text == (
+        "Fast-forwarded to LightsOff"
+    )
+    assert http.get("/health").text == "LightsOff"
+    assert http.get("/settimescale", params={"value": "0"}).status_code == 200
+    assert http.get("/fastforward", params={"until": "LightsOn"}).text == (
+        "Fast-forwarded to LightsOn"
+    )
+    assert http.get("/health").text == "LightsOn"
+    bomb = state(http)
+    assert bomb["timerModule"]["secondsRemaining"] == float(MISSION["timeLimit"])
+    assert http.get("/buffer").content[1:5] == (1).to_bytes(4, "little")  # one frame so far
+    assert state(http) == bomb  # paused
+    assert_refused(http.get("/fastforward", params={"until": "PostGame"}), 400, "Error:")
+    assert_refused(http.get("/fastforward"), 400, "Error:")
+    assert http.get("/reset").text == "Nuh uh"
+    assert http.get("/fastforward", params={"until": "Setup"}).text == "Fast-forwarded to Setup"
+    assert http.get("/health").text == "Setup"

@@ -1,35 +1,53 @@
-"""The Game Service over a real Redis with the in-process simulator: startup double pause,
-observations carrying only the frames asked for, the Defuser's reach, and game over events."""
+"""The Game Service over a real Redis with the in-process simulator: startup double pause (by
+the fast-forward extension and by the mod's real-time path, to the same bomb), observations
+carrying only the frames asked for, the Defuser's reach, and game over events."""
 
 from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
+import threading
 import time
+import uuid
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
+import uvicorn
 from pydantic import TypeAdapter
 
 from gptnt.config import GameConfig
 from gptnt.errors import RemoteError
 from gptnt.missions import get_mission
-from gptnt.protocol import GameAction, Lifecycle
-from services.bus import EventStream, RpcClient, connect, create_users
+from gptnt.protocol import GameAction, Lifecycle, decode_png
+from gptnt.protocol.client import EXTENSIONS_HEADER, FAST_FORWARD
+from gptnt.sim.game import Game
+from gptnt.sim.server import create_app
+from services.bus import EventStream, GameKeys, RpcClient, connect, create_users, free_port
 from services.game import GameService, api
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
+@contextlib.asynccontextmanager
+async def _serving(admin, keys: GameKeys, url: str, config: GameConfig) -> AsyncIterator[RpcClient]:  # type: ignore[no-untyped-def]
+    """A game service of ``keys``'s game on ``config``'s backend; the manager's client to it."""
+    creds = await create_users(admin, keys)
+    redis = connect(creds["game"].url(url))
+    service = GameService(redis, keys, config)
+    task = asyncio.create_task(service.run())
+    try:
+        yield RpcClient(admin, keys, "manager")
+    finally:
+        await service.stop()
+        await asyncio.wait_for(task, 10)
+        await redis.aclose()
+
+
 @pytest.fixture
 async def game(admin, keys, redis_admin_url):
-    creds = await create_users(admin, keys)
-    redis = connect(creds["game"].url(redis_admin_url))
-    service = GameService(redis, keys, GameConfig(width=320, height=240))
-    task = asyncio.create_task(service.run())
-    yield RpcClient(admin, keys, "manager")
-    await service.stop()
-    await asyncio.wait_for(task, 10)
-    await redis.aclose()
+    async with _serving(admin, keys, redis_admin_url, GameConfig(width=320, height=240)) as rpc:
+        yield rpc
 
 
 async def _started(game: RpcClient, mission_id: str = "Wires-234", **changes) -> api.Status:  # type: ignore[no-untyped-def]
@@ -50,6 +68,92 @@ async def test_double_pause_leaves_the_clock_stopped_with_lights_on(game: RpcCli
     assert again.seconds_remaining == first  # paused: no game time passed
     stepped = await game.call("game", api.TIMESTEP, api.Empty(), api.Status, timeout_s=5)
     assert stepped.seconds_remaining == pytest.approx(first - 3.0)
+
+
+class _SeenSim:
+    """The simulator over real HTTP, keeping the routes it was asked; with ``fast_forward``
+    false its answers advertise no fast-forward, as a game without our extension (the shipped
+    mod) answers."""
+
+    def __init__(self, *, fast_forward: bool) -> None:
+        self._app = create_app(Game(width=320, height=240))
+        self._fast_forward = fast_forward
+        self.requests: list[str] = []
+
+    async def __call__(self, scope, receive, send):  # type: ignore[no-untyped-def]
+        if scope["type"] == "http":
+            self.requests.append(f"{scope['path']}?{scope['query_string'].decode()}")
+
+        async def answer(message):  # type: ignore[no-untyped-def]
+            if message["type"] == "http.response.start" and not self._fast_forward:
+                name = EXTENSIONS_HEADER.lower().encode()
+                message["headers"] = [
+                    (k, v.replace(f", {FAST_FORWARD}".encode(), b"") if k == name else v)
+                    for k, v in message["headers"]
+                ]
+            await send(message)
+
+        await self._app(scope, receive, answer)
+
+
+@contextlib.contextmanager
+def _served(app: _SeenSim) -> Iterator[str]:
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(5)
+
+
+async def test_fast_forward_and_the_real_time_startup_reach_the_same_bomb(
+    admin, redis_admin_url
+) -> None:
+    """With the extension the game service skips the startup's waits; without it (the mod's
+    path) it runs the clock at time scale 1 until LightsOn and pauses, a poll's overshoot late.
+    Same mission, same bomb at LightsOn: the fast path at exactly the time limit, the other at
+    most its overshoot below, and the same first frame and mask."""
+    limit = get_mission("Wires-234").config.time_limit
+    seen: dict[bool, tuple[api.Status, api.Observation, list[str]]] = {}
+    for fast in (True, False):
+        sim = _SeenSim(fast_forward=fast)
+        keys = GameKeys(uuid.uuid4().hex[:8])
+        with _served(sim) as url:
+            config = GameConfig(backend=url, width=320, height=240)
+            async with _serving(admin, keys, redis_admin_url, config) as rpc:
+                status = await _started(rpc)
+                defuser = RpcClient(admin, keys, "defuser")
+                ask = api.ObserveRequest(frames=16, mask=True, state=True)
+                obs = await defuser.call("game", api.OBSERVE, ask, api.Observation, timeout_s=10)
+        seen[fast] = (status, obs, sim.requests)
+    fast_status, fast_obs, fast_asked = seen[True]
+    slow_status, slow_obs, slow_asked = seen[False]
+    run_clock = "/settimescale?value=1"  # value=1 or 1.0
+    assert "/fastforward?until=LightsOn" in fast_asked
+    assert not any(r.startswith(run_clock) for r in fast_asked)
+    assert not any(r.startswith("/fastforward") for r in slow_asked)  # the mod's path, as ever
+    assert any(r.startswith(run_clock) for r in slow_asked)
+    assert fast_status.lifecycle == slow_status.lifecycle == Lifecycle.LIGHTS_ON
+    assert fast_status.seconds_remaining == limit
+    assert slow_status.seconds_remaining is not None
+    assert 0 < limit - slow_status.seconds_remaining
+    assert fast_obs.state is not None and slow_obs.state is not None
+    assert fast_obs.state.modules == slow_obs.state.modules
+    assert fast_obs.state.widgets == slow_obs.state.widgets
+    assert len(fast_obs.frames) == 1  # the frame captured at LightsOn, and no other yet
+    for fast_png, slow_png in (
+        (fast_obs.frames[0], slow_obs.frames[0]),
+        (fast_obs.mask, slow_obs.mask),
+    ):
+        assert fast_png is not None and slow_png is not None
+        fast_image, slow_image = (decode_png(base64.b64decode(p)) for p in (fast_png, slow_png))
+        assert (fast_image == slow_image).all()
 
 
 async def test_observation_carries_only_what_is_asked(game: RpcClient, admin, keys) -> None:

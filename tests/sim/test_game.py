@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gptnt.errors import SimulatorError
-from gptnt.protocol import MODULE_KINDS, BombState, MissionConfig
+from gptnt.protocol import MODULE_KINDS, BombState, Lifecycle, MissionConfig
 from gptnt.sim.game import RING_SIZE, Game
 
 _KINDS = frozenset(MODULE_KINDS)
@@ -121,6 +121,87 @@ def test_setters_answer_like_the_mod() -> None:
     assert game.debug() == "Current face is Front"
     ids = [m["id"] for m in game.modules()]
     assert sorted(ids) == sorted(MODULE_KINDS)
+
+
+# ---------------------------------------------------------------- fast-forward (our extension)
+
+
+def _lit_in_real_time(clock: ManualClock, overshoot: float = 0.0) -> Game:
+    """The mod's startup in wall time: scene changes waited out, paused in the dark, time scale
+    1 until ``LightsOn`` (0.5 s of dark + 1.5 s), seen ``overshoot`` s late by the poll, paused."""
+    game = Game(clock=clock, transition_seconds=0.2, width=320, height=240)
+    clock.now += 0.2
+    assert game.health() == "Setup"
+    game.start_mission(_config())
+    clock.now += 0.4
+    assert game.health() == "LightsOff"
+    game.set_time_scale(0)
+    game.set_time_scale(1)
+    clock.now += 2.0 + overshoot
+    assert game.health() == "LightsOn"
+    game.set_time_scale(0)
+    return game
+
+
+def _lit_by_fast_forward(clock: ManualClock) -> Game:
+    """The same startup through ``fast_forward``: the wall clock never moves."""
+    game = Game(clock=clock, transition_seconds=0.2, width=320, height=240)
+    assert game.health() == "Gameplay"
+    assert game.fast_forward(Lifecycle.SETUP) == "Fast-forwarded to Setup"
+    game.start_mission(_config())
+    assert game.health() == "Transitioning"
+    assert game.fast_forward(Lifecycle.LIGHTS_OFF) == "Fast-forwarded to LightsOff"
+    game.set_time_scale(0)
+    assert game.fast_forward(Lifecycle.LIGHTS_ON) == "Fast-forwarded to LightsOn"
+    assert game.health() == "LightsOn"
+    return game
+
+
+def test_fast_forward_leaves_the_game_where_the_real_time_startup_does() -> None:
+    exact, late = _lit_in_real_time(ManualClock()), _lit_in_real_time(ManualClock(), 0.3)
+    clock = ManualClock()
+    fast = _lit_by_fast_forward(clock)
+    assert clock.now == 100.0  # no wall time was waited for
+    assert fast.state() == exact.state()  # the full time limit, nothing of the bomb moved
+    assert fast.state().timer_module.seconds_remaining == 300
+    ours, theirs = fast.buffer(), exact.buffer()
+    assert len(ours.frames) == len(theirs.frames) == 1  # the frame captured at LightsOn
+    assert np.array_equal(ours.frames[0], theirs.frames[0])
+    assert ours.mask is not None and np.array_equal(ours.mask, theirs.mask)
+    # A poll that sees LightsOn late has lost that much bomb time, and framed it once more.
+    assert late.state().timer_module.seconds_remaining == pytest.approx(300 - 0.3)
+    assert np.array_equal(late.buffer().frames[0], ours.frames[0])
+    assert len(late.buffer().frames) == 2
+    # Paused: game time stands still as the wall clock runs, as after the real startup.
+    clock.now += 5
+    assert fast.state() == exact.state()
+    fast.timestep()
+    exact.timestep()
+    assert fast.state() == exact.state()
+    assert np.array_equal(fast.buffer().frames[-1], exact.buffer().frames[-1])
+
+
+def test_fast_forward_goes_only_where_a_wait_would() -> None:
+    clock = ManualClock()
+    game = Game(clock=clock, transition_seconds=0.2)
+    with pytest.raises(SimulatorError, match="^Cannot fast-forward to LightsOn from Gameplay"):
+        game.fast_forward(Lifecycle.LIGHTS_ON)
+    with pytest.raises(SimulatorError, match="^Cannot fast-forward to LightsOff from Gameplay"):
+        game.fast_forward(Lifecycle.LIGHTS_OFF)
+    with pytest.raises(SimulatorError, match="^Error: until=PostGame") as err:
+        game.fast_forward(Lifecycle.POST_GAME)
+    assert err.value.status == 400
+    game.fast_forward(Lifecycle.SETUP)
+    assert game.fast_forward(Lifecycle.SETUP) == "Fast-forwarded to Setup"  # already there
+    game.start_mission(_config())
+    game.fast_forward(Lifecycle.LIGHTS_OFF)
+    game.fast_forward(Lifecycle.LIGHTS_ON)
+    game.timestep()
+    with pytest.raises(SimulatorError, match="^Cannot fast-forward to Setup from LightsOn"):
+        game.fast_forward(Lifecycle.SETUP)  # a mission runs: reset first
+    game.reset()
+    assert game.fast_forward(Lifecycle.SETUP) == "Fast-forwarded to Setup"
+    assert game.buffer().frames == []  # the mission is gone, as on entering Setup
 
 
 # ---------------------------------------------------------------- time and frames
