@@ -19,6 +19,7 @@ from services.bus import (
     connect,
     create_users,
     read_heartbeat,
+    wait_ready,
 )
 
 
@@ -141,6 +142,29 @@ async def test_heartbeat_expires_when_the_sender_stops(admin, keys) -> None:
     assert beat is not None and beat.state == "ready" and beat.seq == 1
     await asyncio.sleep(0.5)
     assert await read_heartbeat(admin, keys, "defuser") is None
+
+
+async def test_a_service_announces_readiness_once_to_a_blocked_waiter(
+    admin, keys, redis_admin_url
+) -> None:
+    """The first beat in state ``ready`` wakes a waiter blocked on the readiness list, under the
+    service's own ACL user; later beats (and beats before it is ready) announce nothing."""
+    creds = await create_users(admin, keys)
+    game = connect(creds["game"].url(redis_admin_url))
+    sender = HeartbeatSender(game, keys, "game")
+    try:
+        await sender.beat()  # still starting
+        assert await wait_ready(admin, keys, {"game", "defuser"}, timeout_s=0.05) is None
+        waiter = asyncio.create_task(wait_ready(admin, keys, {"game", "defuser"}, timeout_s=30))
+        await asyncio.sleep(0.05)
+        assert not waiter.done()
+        sender.state = "ready"
+        await sender.beat()
+        assert await asyncio.wait_for(waiter, 10) == "game"
+        await sender.beat()  # announced once: nothing more to pop
+        assert await wait_ready(admin, keys, {"game"}, timeout_s=0.05) is None
+    finally:
+        await game.aclose()
 
 
 async def test_expert_acl_reaches_only_the_inboxes(admin, keys, redis_admin_url) -> None:
