@@ -52,7 +52,7 @@ class GameKeys:
     def ready(self, service: Service) -> str:
         """The list a service pushes one token onto when it first serves, so the manager's
         blocking pop learns it then (not at its next watchdog poll)."""
-        return f"{self.prefix}{service}:ready"
+        return f"{self.owned(service)}ready"
 
     @property
     def events(self) -> str:
