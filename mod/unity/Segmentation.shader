@@ -1,4 +1,4 @@
-// Gptnt/Segmentation: the replacement shader of the segmentation camera (mod-protocol.md §3.4).
+// Gptnt/Segmentation: the replacement shader of the segmentation camera (docs/protocol.md §3.4).
 // Every renderer is drawn unlit in the flat colour the mod sets per object through a
 // MaterialPropertyBlock (_SegmentationColor); texels of alpha-cutout textures below 0.3 are
 // discarded so cut-out geometry keeps its real outline. No lighting, no fog, no blending.

@@ -1,4 +1,4 @@
-"""Maze rules: the nine mazes as data, the BFS solver and the wall mistakes (ktane-rules §5.7)."""
+"""Maze rules: the nine mazes as data, the BFS solver and the wall mistakes."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from gptnt.rules.modules.maze import MOVES, V1, elements, mistakes, solve
 
 EDGE = Edgework(serial="AB1CD2")
 
-# The game's own dump (ktane-rules Appendix A): column-major cells; 16 circle, 32 wall below,
+# The game's own dump (the maze data it writes to its log): column-major cells; 16 circle, 32 wall below,
 # 64 wall above, 128 wall right, 256 wall left. An independent check of the transcribed tables.
 RAW = [
     "320,400,384,384,256,288,96,320,288,352,96,224,192,160,192,32,192,288,320,288,320,160,320,160,96,96,96,352,224,352,224,192,144,128,384,160",

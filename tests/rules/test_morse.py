@@ -1,4 +1,4 @@
-"""Morse rules: word→frequency table, the dial, the solver and the TX mistake (ktane-rules §5.8)."""
+"""Morse rules: word→frequency table, the dial, the solver and the TX mistake."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Password rules: the word list, candidates and the notch-by-notch solver (ktane-rules §5.11)."""
+"""Password rules: the word list, candidates and the notch-by-notch solver."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Complicated Wires rules: the Venn diagram as data and its edgework conditions (ktane-rules §5.9)."""
+"""Complicated Wires rules: the Venn diagram as data and its edgework conditions."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Wire Sequence rules: occurrence tables counted over panels (ktane-rules §5.10)."""
+"""Wire Sequence rules: occurrence tables counted over panels."""
 
 from __future__ import annotations
 

@@ -87,7 +87,7 @@ def _maze(right: list[list[int]], down: list[list[int]], circles: tuple[Cell, Ce
 @dataclass(frozen=True)
 class MazeRules:
     """The manual's mazes. ``border_strikes``: pressing an arrow into the outer edge is a strike
-    (the game's cell data walls the border; ktane-rules §8.5 marks this as inferred)."""
+    (the game's cell data walls the border; inferred, not confirmed in play)."""
 
     mazes: tuple[Maze, ...]
     border_strikes: bool = True

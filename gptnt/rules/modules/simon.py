@@ -44,7 +44,7 @@ V1 = SimonRules(
         (False, 1): _row("red", "blue", "yellow", "green"),
         (False, 2): _row("yellow", "green", "blue", "red"),
     },
-    # The manual stops at 2 strikes; clamping beyond is inferred (ktane-rules §5.4).
+    # The manual stops at 2 strikes; clamping beyond is inferred, not a rule of the manual.
     max_strike_row=2,
 )
 

@@ -5,7 +5,7 @@ the timer at its release); a longer one is a hold, judged by the strip's ``Timin
 bomb's timer at the moment of release. The strip beside the button
 lights in its colour once the button has been held ``strip_delay`` seconds (what the picture
 shows); the exported ``strip_color`` is the game field behind it, present whenever the button is
-held (mod-protocol §7.3: "only while held").
+held (docs/protocol.md §7.3).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from gptnt.sim.modules._base import BombContext, ModuleEngine, Slot
 
 @dataclass(frozen=True)
 class ButtonGeneration:
-    """How a Button is drawn and timed (ktane-rules §5.2, §8.1–2: all assumptions).
+    """How a Button is drawn and timed (all assumptions; docs/mechanics-audit.md).
 
     Colour, label and strip colour are uniform and independent [SIM/GUESS] (the game's enums
     have no black button). Whether the strip is fixed per bomb or re-rolled on each hold is

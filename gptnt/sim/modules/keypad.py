@@ -19,7 +19,7 @@ from gptnt.sim.modules._base import BombContext, ModuleEngine, Slot
 
 @dataclass(frozen=True)
 class KeypadGeneration:
-    """Assumptions (ktane-rules §5.3, §8.1): a uniform column, 4 distinct symbols of its 7, in
+    """Assumptions (docs/mechanics-audit.md, Keypad): a uniform column, 4 distinct symbols of its 7, in
     random positions [SIM/GUESS]. ``red_flash``: seconds the red LED stays lit [GUESS]."""
 
     symbols_per_module: int = 4

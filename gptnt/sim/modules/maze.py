@@ -18,7 +18,7 @@ from gptnt.sim.modules._base import BombContext, ModuleEngine, Slot
 
 @dataclass(frozen=True)
 class MazeGeneration:
-    """Assumptions (ktane-rules §8.1): the maze and the start are uniform; the goal is uniform
+    """Assumptions (docs/mechanics-audit.md, Maze): the maze and the start are uniform; the goal is uniform
     among cells at Chebyshev distance ≥ ``min_goal_distance`` from the start (ktanesim's choice;
     the game's real constraint is unknown)."""
 

@@ -3,7 +3,7 @@
 Each correct press records (position, label) and draws a new display and labels, which emerge
 for ``emerge_time`` seconds (input ignored, numbers exported as ``None``); the fifth solves the
 module. A wrong press is a strike and resets the module to stage 1 with an empty history and
-new numbers (ktane-rules §5.6).
+new numbers (docs/mechanics-audit.md, Memory).
 """
 
 from __future__ import annotations

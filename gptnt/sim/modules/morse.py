@@ -19,7 +19,7 @@ from gptnt.sim.modules._base import BombContext, ModuleEngine, Slot
 
 @dataclass(frozen=True)
 class MorseTiming:
-    """Assumptions (ktane-rules §5.8, §8.6): KtaneDefuser's 0.25 s unit and 10-unit word gap;
+    """Assumptions (docs/mechanics-audit.md, Morse Code): KtaneDefuser's 0.25 s unit and 10-unit word gap;
     dot 1 unit lit, dash 3, 1 dark unit between elements, 3 between letters. The word is uniform
     over the table and the dial starts at its lowest frequency (seen in a real state: 505)."""
 

@@ -21,7 +21,7 @@ from gptnt.sim.modules._base import BombContext, ModuleEngine, Slot
 
 @dataclass(frozen=True)
 class PasswordGeneration:
-    """Assumptions (ktane-rules §5.11, ktanesim's algorithm; the game's is unknown): the goal is
+    """Assumptions (ktanesim's algorithm; the game's is unknown): the goal is
     uniform over the list, each column holds ``letters`` letters (6, as Twitch Plays cycles),
     shuffled, with a random letter showing at the start."""
 

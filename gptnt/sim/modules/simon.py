@@ -2,7 +2,7 @@
 
 The flashes are a pure function of game time. A playback of stage k shows the first k colours,
 each lit ``flash_on`` then dark ``flash_gap`` seconds, and repeats after ``replay_delay``. With
-GPTNT's mod tweak (mod-protocol §6.3) zooming in restarts the playback after a 1 s delay (the
+GPTNT's mod tweak (docs/protocol.md §6.3) zooming in restarts the playback after a 1 s delay (the
 bomb calls ``restart_flashes``), a button press postpones the next playback by 5 s, and a strike
 replays it after 1 s. A pressed button lights for ``press_light`` seconds.
 """
@@ -23,7 +23,7 @@ from gptnt.sim.modules._base import BombContext, ModuleEngine, Slot
 @dataclass(frozen=True)
 class SimonGeneration:
     """Sequence length uniform in [min_length, max_length], colours i.i.d. uniform [SIM], and
-    the timings (ktane-rules §5.4, §8.7: flash lengths are guesses, chosen so the 0.25 s frame
+    the timings (flash lengths are guesses, chosen so the 0.25 s frame
     ring sees every flash in two frames and every gap in one; the delays are GPTNT's)."""
 
     min_length: int = 3

@@ -20,7 +20,7 @@ SLOTS = 6
 
 @dataclass(frozen=True)
 class VennGeneration:
-    """Assumptions (ktane-rules §5.9, all from ktanesim, unconfirmed): wire count
+    """Assumptions (all from ktanesim, unconfirmed; docs/mechanics-audit.md): wire count
     ``min(randint(4, 9), 6)``, random slots, colour uniform over the six, LED and star each with
     probability ½; if no wire is to be cut, one random wire is redrawn among the combinations that
     are cut on this bomb (the game must leave at least one wire to cut)."""

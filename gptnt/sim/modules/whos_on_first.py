@@ -3,7 +3,7 @@
 Every press that is not ignored draws a new display and new buttons, which retract and emerge
 again for ``emerge_time`` seconds (input ignored, display and buttons exported as ``None``). A
 correct press advances the stage (the third solves the module); a wrong one is a strike and keeps
-the stage (ktane-rules §5.5, §8.3: both simulators do so; unconfirmed).
+the stage (both other simulators do so; unconfirmed).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The Wire Sequence engine: four panels of three plugs, shown one at a time, with up/down buttons.
 
-Mechanics (ktane-rules §5.10):
+Mechanics (docs/mechanics-audit.md, Wire Sequence):
 
 - cutting a wire the table (``rules.wire_sequence``) says to keep is a strike; the wire stays cut;
 - *down* with a required cut still undone on the panel is a strike and the panel stays;
@@ -28,7 +28,7 @@ COLORS: tuple[SequenceColor, ...] = ("red", "blue", "black")
 
 @dataclass(frozen=True)
 class WireSequenceGeneration:
-    """Assumptions (ktane-rules §5.10, ktanesim's claim of the game's algorithm, unverified):
+    """Assumptions (ktanesim's claim of the game's algorithm, unverified):
     ``per_color`` candidate wires of each colour with a uniform letter, ``wires`` of them drawn
     and shuffled with ``empties`` empty plugs; panel 1 never starts empty; the last item is
     dropped. ``page_change``: seconds a panel change takes (≈ 1.2 s, KtaneDefuser)."""

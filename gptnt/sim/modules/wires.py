@@ -20,7 +20,7 @@ SLOTS = 6
 
 @dataclass(frozen=True)
 class WiresGeneration:
-    """How a Wires module is drawn (ktane-rules §5.1; assumptions, so kept configurable).
+    """How a Wires module is drawn (assumptions, so kept configurable; docs/mechanics-audit.md).
 
     Count ``n = min(min_wires + floor(spread · U), max_wires)``: the 2014 prototype's formula
     [P], giving P(3) = P(4) = P(5) = 1/6 and P(6) = 1/2. Slots: a uniform n-subset [SIM].
