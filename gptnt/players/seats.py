@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -30,6 +30,9 @@ from gptnt.errors import PlayerConfigError, UnknownPlayerError
 from gptnt.players.config import CONFIGS_DIR, PlayerConfig, load_player_config
 from gptnt.players.prompts import READERS, Seat
 from gptnt.protocol import Mode, Role
+
+if TYPE_CHECKING:
+    from gptnt.players.policy import Policy
 
 SCRIPTED_NAMES: dict[Role, tuple[str, ...]] = {
     "defuser": ("oracle", "random"),
@@ -173,7 +176,7 @@ def resolve_lineup(
 
 def build_policy(
     choice: SeatChoice, *, mode: Mode = "sync", seed: int = 0, step_seconds: float = 3.0
-) -> object:
+) -> Policy:
     """The ``Policy`` of a resolved choice (a scripted policy or a ``ModelPolicy``)."""
     from gptnt.players.scripted import scripted_policy
 

@@ -78,7 +78,7 @@ from services.manager._faults import ProviderWatch
 from services.manager._launch import Handle, ProcessHandle, TaskHandle
 from services.manager._warm import WarmHandle, warm_server
 from services.manager.api import SCRIPTED_TURN_S, EpisodeSettings, EpisodeSpec
-from services.player import PlayerService, make_policy
+from services.player import PlayerService, PlayerServiceConfig
 from services.player import api as player_api
 
 log = logging.getLogger(__name__)
@@ -306,12 +306,18 @@ class Episode:
         return [
             ("game", ["--game-id", gid, "--config", game.model_dump_json()], users["game"],
              logs / "game.log"),
-            *((c.role, ["--game-id", gid, "--role", c.role, "--player", c.model_dump_json(),
-                        "--seed", str(self.spec.policy_seed), "--step-seconds",
-                        str(self._step_seconds), "--mode", self.spec.mode, "--episode-dir",
-                        str(self.dir)], users[c.role], logs / f"{c.role}.log")
+            *((c.role, ["--game-id", gid, "--config", self._player_config(c).model_dump_json()],
+               users[c.role], logs / f"{c.role}.log")
               for c in self._lineup),
         ]  # fmt: skip
+
+    def _player_config(self, choice: SeatChoice) -> PlayerServiceConfig:
+        """The section a seat's Player Service runs with (the same value on every launch)."""
+        return PlayerServiceConfig(
+            seat=choice, mode=self.spec.mode, seed=self.spec.policy_seed,
+            step_seconds=self._step_seconds, episode_dir=self.dir,
+            game_call_s=self.settings.game_call_s,
+        )  # fmt: skip
 
     async def _launch_warm(self, users: dict[str, str]) -> None:
         """Fork the services from this process's warm server (``services.manager._warm``)."""
@@ -336,13 +342,8 @@ class Episode:
             return
 
         def player(choice: SeatChoice) -> Callable[[aioredis.Redis], Awaitable[None]]:
-            policy = make_policy(
-                choice, mode=self.spec.mode, seed=self.spec.policy_seed,
-                step_seconds=self._step_seconds,
-            )  # fmt: skip
-            return lambda redis: PlayerService(
-                redis, self.keys, choice.role, policy, episode_dir=self.dir, mode=self.spec.mode,
-            ).run()  # fmt: skip
+            config = self._player_config(choice)
+            return lambda redis: PlayerService(redis, self.keys, config).run()
 
         self._handles = [
             TaskHandle(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
-from services.player._service import PARTNER, PlayerService, make_policy
+from services.player._service import PARTNER, PlayerService
+from services.player.api import PlayerServiceConfig
 
-__all__ = ["PARTNER", "PlayerService", "make_policy"]
+__all__ = ["PARTNER", "PlayerService", "PlayerServiceConfig"]

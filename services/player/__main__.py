@@ -1,7 +1,8 @@
-"""``python -m services.player --game-id ID --role defuser|expert --player JSON --episode-dir DIR``.
+"""``python -m services.player --game-id ID --config JSON``.
 
-Connects with ``$GPTNT_REDIS_URL`` (this role's own ACL user) and serves turns until the
-manager calls ``stop``.
+``--config`` is the service's own section (``services.player.api.PlayerServiceConfig``) as
+JSON, exactly what the manager hands a player task. Connects with ``$GPTNT_REDIS_URL`` (this
+role's own ACL user) and serves turns until the manager calls ``stop``.
 """
 
 from __future__ import annotations
@@ -9,22 +10,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-from pathlib import Path
 
-from gptnt.players.seats import SeatChoice
 from services.bus import ENV_URL, GameKeys, connect
-from services.player import PlayerService, make_policy
+from services.player import PlayerService, PlayerServiceConfig
 
 
 async def _main(args: argparse.Namespace) -> None:
+    config = PlayerServiceConfig.model_validate_json(args.config)
     redis = connect(os.environ[ENV_URL])
-    choice = SeatChoice.model_validate_json(args.player)
-    policy = make_policy(choice, mode=args.mode, seed=args.seed, step_seconds=args.step_seconds)
     try:
-        await PlayerService(
-            redis, GameKeys(args.game_id), args.role, policy,
-            episode_dir=Path(args.episode_dir), mode=args.mode,
-        ).run()  # fmt: skip
+        await PlayerService(redis, GameKeys(args.game_id), config).run()
     finally:
         await redis.aclose()
 
@@ -32,16 +27,9 @@ async def _main(args: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m services.player", description=__doc__)
     parser.add_argument("--game-id", required=True)
-    parser.add_argument("--role", required=True, choices=["defuser", "expert"])
     parser.add_argument(
-        "--player", required=True, help="the seat's SeatChoice as JSON (gptnt.players.seats)"
+        "--config", required=True, help="the service's PlayerServiceConfig as JSON"
     )
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument(
-        "--step-seconds", type=float, default=3.0, help="game seconds per sync /timestep"
-    )
-    parser.add_argument("--mode", default="sync", choices=["sync", "async"])
-    parser.add_argument("--episode-dir", required=True)
     asyncio.run(_main(parser.parse_args()))
 
 

@@ -12,47 +12,42 @@ from __future__ import annotations
 
 import asyncio
 import base64
-from pathlib import Path
 
 import redis.asyncio as aioredis
 
 from gptnt.errors import RemoteError
-from gptnt.players.policy import Policy
-from gptnt.players.seats import SeatChoice, build_policy
+from gptnt.players.seats import build_policy
 from gptnt.players.turn import Player, Sight, Transport, play_turn
-from gptnt.protocol import GameAction, Mode
+from gptnt.protocol import GameAction
 from services.bus import GameKeys, HeartbeatSender, Inbox, Role, RpcClient, RpcServer
 from services.game import api as game_api
 from services.player import api
 
 PARTNER: dict[Role, Role] = {"defuser": "expert", "expert": "defuser"}
-GAME_CALL_S = 10.0  # wall-clock deadline of one call to the game service
-
-
-def make_policy(choice: SeatChoice, *, mode: Mode, seed: int, step_seconds: float = 3.0) -> Policy:
-    """The policy of a resolved seat (``gptnt.players.seats``: scripted, or a model, possibly
-    solo, with the manual the manager recorded); ``step_seconds``: game seconds per sync step."""
-    return build_policy(choice, mode=mode, seed=seed, step_seconds=step_seconds)  # type: ignore[return-value]
 
 
 class PlayerService:
+    """One seat's service, built from its own config section (``api.PlayerServiceConfig``):
+    the policy of the seat (scripted, or a model with the manual the manager recorded)."""
+
     def __init__(
-        self,
-        redis: aioredis.Redis,
-        keys: GameKeys,
-        role: Role,
-        policy: Policy,
-        *,
-        episode_dir: Path,
-        mode: Mode,
+        self, redis: aioredis.Redis, keys: GameKeys, config: api.PlayerServiceConfig
     ) -> None:
+        role = config.seat.role
+        policy = build_policy(
+            config.seat, mode=config.mode, seed=config.seed, step_seconds=config.step_seconds
+        )
         self.role = role
         self._redis = redis
         self._keys = keys
-        self._player = Player(policy, role, mode, episode_dir)
+        self._player = Player(policy, role, config.mode, config.episode_dir)
         self._inbox = Inbox(redis, keys, role)
         # Only the Defuser gets a route to the game.
-        self._game = _GameLink(RpcClient(redis, keys, "defuser")) if role == "defuser" else None
+        self._game = (
+            _GameLink(RpcClient(redis, keys, "defuser"), config.game_call_s)
+            if role == "defuser"
+            else None
+        )
         self._heartbeat = HeartbeatSender(redis, keys, role)
         self._stop = asyncio.Event()
         self._turns = 0
@@ -106,8 +101,9 @@ class _GameLink:
     """The Defuser's calls to the game service, each with its deadline; ``status`` is the game
     as last reported this turn (after the action, else at the observation)."""
 
-    def __init__(self, rpc: RpcClient) -> None:
+    def __init__(self, rpc: RpcClient, deadline_s: float) -> None:
         self._rpc = rpc
+        self._deadline_s = deadline_s
         self.status: game_api.Status | None = None
         self.png_bytes = 0  # observation bytes received this turn (for the benchmark)
 
@@ -119,7 +115,7 @@ class _GameLink:
             sequence_frames=sequence_frames if sequence_frames > 1 else 0,
         )  # fmt: skip
         obs = await self._rpc.call(
-            "game", game_api.OBSERVE, request, game_api.Observation, timeout_s=GAME_CALL_S
+            "game", game_api.OBSERVE, request, game_api.Observation, timeout_s=self._deadline_s
         )
         self.status, self.png_bytes = obs.status, obs.png_bytes
         return Sight(
@@ -134,7 +130,7 @@ class _GameLink:
         try:
             reply = await self._rpc.call(
                 "game", game_api.ACT, game_api.ActRequest(action=action), game_api.ActReply,
-                timeout_s=GAME_CALL_S,
+                timeout_s=self._deadline_s,
             )  # fmt: skip
         except RemoteError as err:
             # The game refused (e.g. the bomb just ended): a fact of the turn, not a crash.

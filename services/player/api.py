@@ -1,14 +1,38 @@
-"""What a Player Service offers the manager over the bus."""
+"""What a Player Service is started with, and what it offers the manager over the bus."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from pathlib import Path
 
+from pydantic import BaseModel, ConfigDict, Field
+
+from gptnt.players.seats import SeatChoice
+from gptnt.protocol import Mode
 from gptnt.records import TurnEvent
 from services.game.api import Status
 
 TURN = "turn"
 STOP = "stop"
+
+
+class PlayerServiceConfig(BaseModel):
+    """Everything one Player Service needs, as one value: the same object when it runs as a
+    task, its JSON (``--config``) when it runs as a process. The manager builds it per episode
+    and seat; every field is set there, so no default here can drift from the run's config."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    seat: SeatChoice
+    """Who plays, resolved (``gptnt.players.seats``); its ``role`` is the service's role."""
+    mode: Mode
+    seed: int
+    """Seed of the policy's own randomness (``EpisodeSpec.policy_seed``)."""
+    step_seconds: float = Field(gt=0)
+    """Game seconds per sync ``/timestep`` (the mission's step; a model's prompt says it)."""
+    episode_dir: Path
+    """Where the turns' frames and shown images are stored by content hash."""
+    game_call_s: float = Field(gt=0)
+    """Wall seconds one call to the game service may take (``timing.game_call_s``)."""
 
 
 class TurnRequest(BaseModel):

@@ -115,12 +115,11 @@ async def test_the_missions_time_step_reaches_the_sync_loop(
 
 
 def test_a_model_players_prompt_states_the_missions_step(monkeypatch: pytest.MonkeyPatch) -> None:
-    from gptnt.players.seats import resolve_seat
-    from services.player import make_policy
+    from gptnt.players.seats import build_policy, resolve_seat
 
     monkeypatch.setenv("OPENAI_API_KEY", "not-used")  # the policy is built, never called
     choice = resolve_seat("defuser", "gpt-5-2")
-    policy = make_policy(choice, mode="sync", seed=0, step_seconds=1.0)
+    policy = build_policy(choice, mode="sync", seed=0, step_seconds=1.0)
     system = str(policy.conversation.system)  # type: ignore[attr-defined]
     assert "forward by 1 seconds of game time" in system
     assert "forward by 3 seconds" not in system
