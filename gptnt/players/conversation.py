@@ -13,7 +13,7 @@ read none, since it set no cache points):
   the limit at once (so truncation, which breaks the cached prefix, happens rarely). The drop
   point only moves forward, and the estimate is recomputed from the turns actually kept, so the
   loop always ends under the budget, or raises ``ContextBudgetError`` when the pinned part
-  and the newest turn alone do not fit (GPTNT's truncation could fail to converge, §3.6);
+  and the newest turn alone do not fit (GPTNT's truncation could fail to converge);
 - ``CachePoint`` markers go after the manual and after the newest turn's text, for providers
   that need explicit breakpoints (Anthropic); others ignore them.
 

@@ -1,7 +1,7 @@
 """Mission configuration (``/startmission``) and the lifecycle tokens of ``/health``.
 
 ``MissionConfig`` is the parameter set of docs/protocol.md §2.3 with the bounds of GPTNT's mission
-spec (§5.1). The client writes it with ``to_query``; the simulator server reads it back with
+spec. The client writes it with ``to_query``; the simulator server reads it back with
 ``from_query``, which applies the same parsing rules as the mod (integers, ``true``/``false``,
 comma-separated ``components``), so both ends accept and refuse the same requests.
 """

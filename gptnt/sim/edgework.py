@@ -11,7 +11,7 @@ Distributions follow the KTANE modkit's widget generator, which mirrors the game
 - port plate: group {Parallel, Serial} or group {DVI-D, PS/2, RJ-45, Stereo RCA} 50/50, each port
   of the group present with probability ½ (empty plates happen).
 
-Placement on the edges is our assumption (the game's widget zones are unknown, §8.9): the long
+Placement on the edges is our assumption (the game's widget zones are unknown): the long
 sides (top, bottom) hold ``EDGE_CAPACITY["top"]`` widgets each, the short sides fewer; every
 widget, the serial plate first, goes to a uniformly chosen side that still has room, and takes
 the next free spot there (``WidgetSpot.index``; the renderer lays spots out in reading order).

@@ -3,9 +3,9 @@ modkit and the game draw them; undocumented details are assumptions).
 
 Each test draws ``N`` modules of one kind from seeds ``0..N-1`` (``random.Random(seed)``) through
 the engine's ``generate``, on a small fake bomb, and compares what the modules *export* (or, where
-the protocol hides it, the engine's fields) with the distribution the reference states. Where the
-reference only guesses a distribution ([SIM]/[GUESS], §8.1) the test checks the engine's
-configured assumption and its docstring says so.
+the protocol hides it, the engine's fields) with the distribution known for the game
+(docs/mechanics-audit.md). Where that is only a guess ([SIM]/[GUESS]) the test checks the
+engine's configured assumption and its docstring says so.
 
 Statistics: Pearson's chi-square goodness of fit with its exact p-value (the regularised upper
 incomplete gamma function, computed below: scipy is not a dependency and this is 30 lines). A
@@ -204,7 +204,7 @@ WIRE_COLORS = ("black", "blue", "red", "white", "yellow")
 
 
 def test_wires_count_slots_and_colours() -> None:
-    """§5.1 [P]: n = min(3 + ⌊6U⌋, 6) → P(3) = P(4) = P(5) = 1/6, P(6) = 1/2; the slots a
+    """[P]: n = min(3 + ⌊6U⌋, 6) → P(3) = P(4) = P(5) = 1/6, P(6) = 1/2; the slots a
     uniform n-subset of the 6; colours i.i.d. uniform over the five."""
     modules: list[WiresModule] = states("Wires")
     slots = [tuple(i for i, w in enumerate(m.wires) if w is not None) for m in modules]
@@ -236,10 +236,10 @@ STRIP_COLORS = ("red", "blue", "yellow", "white")
 
 
 def test_button_colour_label_and_strip() -> None:
-    """§5.2: colour over the game's 4 (never black) [G]; colour, label and strip uniform and
+    """colour over the game's 4 (never black) [G]; colour, label and strip uniform and
     independent — a [SIM/GUESS] the engine configures (``ButtonGeneration``). The strip is read
     from the export while held (``reroll_strip`` is off by default: the strip is fixed at
-    generation, the other §8.2 option)."""
+    generation, the other option)."""
     bomb = _bomb(PLAIN)
     seen = []
     for seed in range(N):
@@ -263,7 +263,7 @@ def test_button_colour_label_and_strip() -> None:
 
 
 def test_keypad_symbols_come_from_one_column() -> None:
-    """§5.3 [SIM/GUESS, the engine's assumption]: a uniform column, 4 distinct symbols chosen
+    """[SIM/GUESS, the engine's assumption]: a uniform column, 4 distinct symbols chosen
     uniformly among its 7, in uniformly random key positions (so the press order is a uniform
     permutation of the keys)."""
     columns = V1.keypad.columns
@@ -290,7 +290,7 @@ SIMON_COLORS = ("red", "blue", "green", "yellow")
 
 
 def test_simon_length_and_colours() -> None:
-    """§5.4 [SIM, the engine's assumption]: length uniform in 3..5, colours i.i.d. uniform over
+    """[SIM, the engine's assumption]: length uniform in 3..5, colours i.i.d. uniform over
     the four (repeats allowed); the exported sequence is the full one, nothing solved yet."""
     modules: list[SimonModule] = states("Simon")
     assert all(m.solve_progress == 0 for m in modules)
@@ -332,7 +332,7 @@ def _check_whos_on_first(modules: list[WhosOnFirstModule], when: str) -> None:
 
 
 def test_whos_on_first_words() -> None:
-    """§5.5: display uniform over the 28 display terms [SIM]; buttons 6 distinct words of one
+    """display uniform over the 28 display terms [SIM]; buttons 6 distinct words of one
     14-word group in random order, the group uniform [GUESS, the engine's assumption]."""
     modules: list[WhosOnFirstModule] = states("WhosOnFirst")
     assert all(m.stage == 1 for m in modules)
@@ -340,7 +340,7 @@ def test_whos_on_first_words() -> None:
 
 
 def test_whos_on_first_redraws_from_the_same_distribution() -> None:
-    """§5.5 [G]: the state is re-randomised every stage and after a strike; a press of the top
+    """[G]: the state is re-randomised every stage and after a strike; a press of the top
     left button is right for some modules and wrong for others, and both redraw alike."""
     modules: list[WhosOnFirstModule] = redrawn("WhosOnFirst", "button-0")
     assert {m.stage for m in modules} == {1, 2}
@@ -362,7 +362,7 @@ def _check_memory(modules: list[MemoryModule], when: str) -> None:
 
 
 def test_memory_numbers() -> None:
-    """§5.6 [SIM/GUESS, the engine's assumption]: display uniform in 1–4, button labels a
+    """[SIM/GUESS, the engine's assumption]: display uniform in 1–4, button labels a
     uniform permutation of 1–4, independent; stage 1, emerged."""
     modules: list[MemoryModule] = states("Memory")
     assert all(m.stage == 1 and m.is_emerged for m in modules)
@@ -370,7 +370,7 @@ def test_memory_numbers() -> None:
 
 
 def test_memory_redraws_from_the_same_distribution() -> None:
-    """Every stage and every reset draws anew (§5.6): after one press (stage 2 or a reset)."""
+    """Every stage and every reset draws anew : after one press (stage 2 or a reset)."""
     modules: list[MemoryModule] = redrawn("Memory", "button-1")
     assert {m.stage for m in modules} == {1, 2}
     _check_memory(modules, "after a press")
@@ -386,7 +386,7 @@ def _chebyshev(a: tuple[int, int], b: tuple[int, int]) -> int:
 
 
 def test_maze_choice_start_and_goal() -> None:
-    """§5.7 [SIM/GUESS, the engine's assumption ``MazeGeneration``]: maze uniform over the 9
+    """[SIM/GUESS, the engine's assumption ``MazeGeneration``]: maze uniform over the 9
     (told by its circles), start uniform over the 36 cells, goal uniform among the cells at
     Chebyshev distance ≥ ``min_goal_distance`` (2, ktanesim's choice) from the start. The goal's
     marginal and the start–goal distance are checked against their exact mixtures."""
@@ -423,7 +423,7 @@ def test_maze_choice_start_and_goal() -> None:
 
 
 def test_morse_word_and_dial() -> None:
-    """§5.8: the word uniform over the 16 of the table [SIM]; the dial starts at 3.505 MHz
+    """the word uniform over the 16 of the table [SIM]; the dial starts at 3.505 MHz
     [DATA]; the exported correct frequency is the table's."""
     table = dict(V1.morse.words)
     assert len(table) == 16
@@ -491,7 +491,7 @@ def _marginal(
     ids=["few-cut-kinds", "many-cut-kinds"],
 )
 def test_venn_count_slots_and_wire_kinds(edgework: Edgework, cut_bins: tuple[int, int]) -> None:
-    """§5.9 (all [SIM], the engine's ``VennGeneration``): count min(randint(4, 9), 6), a uniform
+    """(all [SIM], the engine's ``VennGeneration``): count min(randint(4, 9), 6), a uniform
     slot subset, colour uniform over the 6, LED and star each ½ — then, if no wire is to be cut,
     one random wire redrawn among the cut kinds. On the PLAIN bomb only 4 of 24 kinds are cut,
     so the fix-up happens in about a third of modules and visibly shifts the odds; the tests
@@ -540,7 +540,7 @@ SEQUENCE_COLORS = ("red", "blue", "black")
 
 
 def _panel_count_p() -> list[dict[int, float]]:
-    """Exact per-panel wire-count distributions of §5.10's algorithm: 10 wires and 3 empties
+    """Exact per-panel wire-count distributions of ktanesim's algorithm: 10 wires and 3 empties
     shuffled (every placement of the empties among the 13 equally likely); if plugs 0–2 are all
     empty, item 3 moves into panel 1; the 13th item is dropped."""
     out: list[defaultdict[int, float]] = [defaultdict(float) for _ in range(4)]
@@ -568,7 +568,7 @@ def _red_count_p() -> dict[int, float]:
 
 
 def test_wire_sequence_counts_colours_and_letters() -> None:
-    """§5.10 (ktanesim's claim of the game's algorithm [SIM], the engine's assumption): 9 or 10
+    """(ktanesim's claim of the game's algorithm [SIM], the engine's assumption): 9 or 10
     wires over 12 plugs (P = 10/13, 3/13), panel 1 never empty, per-panel counts as the
     algorithm implies (exact, ``_panel_count_p``), each colour drawn without replacement from 9
     candidates (so a module's red count is hypergeometric-like, ``_red_count_p``, never above
@@ -609,7 +609,7 @@ def test_wire_sequence_counts_colours_and_letters() -> None:
 
 
 def test_password_goal_and_columns() -> None:
-    """§5.11: exactly one word of the list can be spelled (the goal), 6 distinct letters per
+    """exactly one word of the list can be spelled (the goal), 6 distinct letters per
     column [M/TP]; the goal uniform over the 35, each column shuffled (the goal letter's place
     uniform) and showing a uniformly random letter at the start — ktanesim's algorithm [SIM],
     the engine's assumption (``PasswordGeneration``)."""
