@@ -538,7 +538,7 @@ async def _drive(url: str, out: Path, run: str, todo: list[Job], games: int, dep
     from rich.table import Table
 
     from gptnt.records import TurnEvent
-    from services.bus import connect, within
+    from services.bus import REDIS_CALL_S, connect, within
     from services.manager import Interrupt
     from services.manager._queue import enqueue, purge, receive, results_key, work
 
@@ -633,7 +633,7 @@ async def _drive(url: str, out: Path, run: str, todo: list[Job], games: int, dep
         with contextlib.suppress(Exception):
             await purge(redis, run)
         with contextlib.suppress(Exception):
-            async with asyncio.timeout(5):
+            async with asyncio.timeout(REDIS_CALL_S):
                 await redis.aclose()
     return interrupt.reason
 

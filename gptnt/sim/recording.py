@@ -368,12 +368,15 @@ async def play_session(client: GameClient, config: MissionConfig, *, steps: int 
     → click the largest region of the mask (a module: zoom in) → ``steps`` more steps → zoom
     out → turn left and back → ``/solve`` → ``PostGame`` → ``/reset``.
     """
+    from gptnt.config import GameConfig
     from gptnt.protocol import ActionKind, GameAction, Lifecycle
 
-    await client.wait_for(Lifecycle.SETUP, timeout_s=60.0)
+    # Lifecycle changes are waited for as long as the game service waits for them.
+    wait_s = GameConfig.model_fields["startup_timeout_s"].default
+    await client.wait_for(Lifecycle.SETUP, timeout_s=wait_s)
     await client.modules()
     await client.start_mission(config)
-    await client.wait_for(Lifecycle.LIGHTS_OFF, timeout_s=60.0)
+    await client.wait_for(Lifecycle.LIGHTS_OFF, timeout_s=wait_s)
     await client.set_time_scale(0)
     for _ in range(5):  # lights come on within a few seconds of game time
         await client.timestep()
@@ -397,7 +400,7 @@ async def play_session(client: GameClient, config: MissionConfig, *, steps: int 
         await client.state()
     await client.debug()
     await client.solve()
-    await client.wait_for(Lifecycle.POST_GAME, timeout_s=60.0)
+    await client.wait_for(Lifecycle.POST_GAME, timeout_s=wait_s)
     await client.state()
     await client.reset()
-    await client.wait_for(Lifecycle.SETUP, timeout_s=60.0)
+    await client.wait_for(Lifecycle.SETUP, timeout_s=wait_s)

@@ -11,7 +11,7 @@ user per service (``create_users``), and the Redis server itself (``EmbeddedRedi
 from __future__ import annotations
 
 from services.bus._acl import Credentials, create_users, delete_users
-from services.bus._deadline import REDIS_DOWN, redis_lost, within
+from services.bus._deadline import REDIS_CALL_S, REDIS_DOWN, redis_lost, within
 from services.bus._events import EventStream
 from services.bus._heartbeat import Heartbeat, HeartbeatSender, read_heartbeat, wait_ready
 from services.bus._inbox import Inbox, Message
@@ -21,6 +21,7 @@ from services.bus._server import ENV_URL, EmbeddedRedis, connect, free_port, red
 
 __all__ = [
     "ENV_URL",
+    "REDIS_CALL_S",
     "REDIS_DOWN",
     "Credentials",
     "EmbeddedRedis",

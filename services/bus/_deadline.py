@@ -19,6 +19,11 @@ import redis.exceptions
 
 from gptnt.errors import BusError, DeadlineExceeded
 
+REDIS_CALL_S = 5.0
+"""Wall seconds one plain Redis call may take (a send, a drain, a publish, a heartbeat, a
+queue operation), and the slack a call that blocks server-side gets beyond its block: Redis
+answers in milliseconds, so this only bounds a stalled connection."""
+
 REDIS_DOWN = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError)
 """What a Redis that died, or a connection to it that broke, raises."""
 

@@ -12,14 +12,12 @@ from typing import Generic, TypeVar
 import redis.asyncio as aioredis
 from pydantic import BaseModel, TypeAdapter
 
-from services.bus._deadline import within
+from services.bus._deadline import REDIS_CALL_S, within
 from services.bus._keys import GameKeys
 
 E = TypeVar("E")
 
 _MAXLEN = 1000
-_SLACK_S = 5.0  # wall seconds beyond the server-side block a stalled connection may take
-_PUBLISH_S = 5.0  # wall seconds one publish may take
 
 
 class EventStream(Generic[E]):
@@ -32,7 +30,7 @@ class EventStream(Generic[E]):
         self._last_id = "0"
         self._pending: list[E] = []
 
-    async def publish(self, event: BaseModel, *, timeout_s: float = _PUBLISH_S) -> None:
+    async def publish(self, event: BaseModel, *, timeout_s: float = REDIS_CALL_S) -> None:
         async with within(timeout_s, "publishing a game event"):
             await self._redis.xadd(
                 self._key, {"event": event.model_dump_json()}, maxlen=_MAXLEN, approximate=True
@@ -40,7 +38,7 @@ class EventStream(Generic[E]):
 
     async def read(self, *, block_s: float) -> list[E]:
         """Events after the last one read, waiting up to ``block_s`` for the first."""
-        async with within(block_s + _SLACK_S, "reading game events"):
+        async with within(block_s + REDIS_CALL_S, "reading game events"):
             got = await self._redis.xread(
                 {self._key: self._last_id}, block=max(1, int(block_s * 1000))
             )

@@ -22,12 +22,11 @@ import redis.asyncio as aioredis
 from pydantic import BaseModel
 
 from gptnt.errors import BusError
-from services.bus._deadline import within
+from services.bus._deadline import REDIS_CALL_S, within
 from services.bus._keys import GameKeys, Service
 
 _READY = "ready"  # the state of a service that serves requests
 _READY_TTL_S = 600  # a readiness token nobody popped does not outlive its game for long
-_POP_SLACK_S = 5.0  # wall seconds beyond the server-side block a stalled connection may take
 
 
 class Heartbeat(BaseModel):
@@ -107,13 +106,13 @@ async def wait_ready(
     ``timeout_s`` (wall seconds) pass first. Each announcement is taken once."""
     timeout_s = max(timeout_s, 0.001)  # 0 would block forever
     lists = {keys.ready(service): service for service in services}
-    async with within(timeout_s + _POP_SLACK_S, "waiting for services to be ready"):
+    async with within(timeout_s + REDIS_CALL_S, "waiting for services to be ready"):
         popped = await redis.blpop(list(lists), timeout=timeout_s)
     return None if popped is None else lists[popped[0]]
 
 
 async def read_heartbeat(
-    redis: aioredis.Redis, keys: GameKeys, service: Service, *, timeout_s: float = 5.0
+    redis: aioredis.Redis, keys: GameKeys, service: Service, *, timeout_s: float = REDIS_CALL_S
 ) -> Heartbeat | None:
     """The last beat of ``service``, or ``None`` if its key expired (or it never beat)."""
     async with within(timeout_s, f"reading the {service} heartbeat"):

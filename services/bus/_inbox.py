@@ -13,7 +13,7 @@ from typing import Literal
 import redis.asyncio as aioredis
 from pydantic import BaseModel
 
-from services.bus._deadline import within
+from services.bus._deadline import REDIS_CALL_S, within
 from services.bus._keys import GameKeys, Role
 
 
@@ -26,9 +26,6 @@ class Message(BaseModel):
     sent_at: float  # wall-clock unix seconds when it was pushed
 
 
-_CALL_S = 5.0  # wall seconds one send or drain may take
-
-
 class Inbox:
     """Send to a partner's inbox, drain one's own; each within ``timeout_s``."""
 
@@ -37,13 +34,13 @@ class Inbox:
         self._keys = keys
         self.role = role
 
-    async def send(self, to: Role, text: str, *, timeout_s: float = _CALL_S) -> Message:
+    async def send(self, to: Role, text: str, *, timeout_s: float = REDIS_CALL_S) -> Message:
         message = Message(sender=self.role, text=text, sent_at=time.time())
         async with within(timeout_s, f"sending to the {to}'s inbox"):
             await self._redis.rpush(self._keys.inbox(to), message.model_dump_json())
         return message
 
-    async def drain(self, *, timeout_s: float = _CALL_S) -> list[Message]:
+    async def drain(self, *, timeout_s: float = REDIS_CALL_S) -> list[Message]:
         """Every message waiting in this role's inbox, oldest first; the inbox is left empty."""
         key = self._keys.inbox(self.role)
         async with (

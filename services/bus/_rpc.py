@@ -26,7 +26,7 @@ import redis.asyncio as aioredis
 from pydantic import BaseModel
 
 from gptnt.errors import BusError, DeadlineExceeded, GptntError, RemoteError
-from services.bus._deadline import within
+from services.bus._deadline import REDIS_CALL_S, within
 from services.bus._keys import GameKeys, Service
 
 log = logging.getLogger(__name__)
@@ -36,7 +36,6 @@ Res = TypeVar("Res", bound=BaseModel)
 
 _REPLY_TTL_S = 60
 _POLL_S = 0.5  # how often a server's blocking read wakes up to notice it was stopped
-_SLACK_S = 5.0  # wall seconds beyond a server-side block a stalled connection may take
 _WAKE = "wake"  # pushed onto its own request list by a stopping server (not a request)
 
 
@@ -150,7 +149,7 @@ class RpcServer:
         waker = asyncio.create_task(self._wake_on(stop, next(iter(lists)))) if stop else None
         try:
             while stop is None or not stop.is_set():
-                async with within(_POLL_S + _SLACK_S, f"{self.service}: reading requests"):
+                async with within(_POLL_S + REDIS_CALL_S, f"{self.service}: reading requests"):
                     popped = await self.redis.blpop(list(lists), timeout=_POLL_S)
                 if popped is None or popped[1] == _WAKE:
                     continue
@@ -170,7 +169,7 @@ class RpcServer:
         """Once ``stop`` is set, end the blocking read at once (not up to ``_POLL_S`` later)."""
         await stop.wait()
         with contextlib.suppress(aioredis.RedisError, BusError):
-            async with within(_SLACK_S, f"{self.service}: waking its reader"):
+            async with within(REDIS_CALL_S, f"{self.service}: waking its reader"):
                 await self.redis.rpush(key, _WAKE)
 
     async def _handle(self, caller: str, raw: str) -> None:
@@ -203,7 +202,7 @@ class RpcServer:
         key = self.keys.reply(caller, self.service, request.id)  # type: ignore[arg-type]
         with contextlib.suppress(aioredis.RedisError, BusError):
             async with (
-                within(_SLACK_S, f"{self.service}: replying"),
+                within(REDIS_CALL_S, f"{self.service}: replying"),
                 self.redis.pipeline(transaction=True) as pipe,
             ):
                 pipe.rpush(key, reply.model_dump_json())

@@ -32,6 +32,9 @@ import redis.asyncio as aioredis
 from gptnt.errors import BusError, ConfigError
 
 ENV_URL = "GPTNT_REDIS_URL"
+TERMINATE_GRACE_S = 5.0
+"""Wall seconds a child process asked to end (SIGTERM, or its input closed) gets before it is
+killed: the embedded Redis, the simulator process, a service, the warm fork server."""
 
 
 def connect(url: str) -> aioredis.Redis:
@@ -143,7 +146,7 @@ class EmbeddedRedis:
         if self._proc is not None and self._proc.poll() is None:
             self._proc.terminate()
             try:
-                self._proc.wait(timeout=5)
+                self._proc.wait(timeout=TERMINATE_GRACE_S)
             except subprocess.TimeoutExpired:
                 self._proc.kill()
                 self._proc.wait()

@@ -20,7 +20,7 @@ import httpx
 from gptnt.config import GameConfig
 from gptnt.errors import GptntError, ProtocolError
 from gptnt.protocol.client import TOKEN_ENV, GameClient
-from services.bus._server import die_with_parent, free_port
+from services.bus._server import TERMINATE_GRACE_S, die_with_parent, free_port
 
 if TYPE_CHECKING:
     from gptnt.sim.recording import RecordingTransport
@@ -46,7 +46,8 @@ class Backend:
         self.client: GameClient | None = None
         self._recorder: RecordingTransport | None = None
 
-    async def open(self, *, timeout_s: float = 30.0) -> GameClient:
+    async def open(self) -> GameClient:
+        """The client, once the backend answers (within the section's ``startup_timeout_s``)."""
         spec = self.spec
         if spec.backend == SIM:
             from gptnt.rules.ruleset import ruleset
@@ -81,7 +82,7 @@ class Backend:
                 transport=self._recorded(httpx.AsyncHTTPTransport()),
                 token=os.environ.get(TOKEN_ENV) or None,
             )
-        await self._wait_healthy(timeout_s)
+        await self._wait_healthy(spec.startup_timeout_s)
         return self.client
 
     async def _wait_healthy(self, timeout_s: float) -> None:
@@ -132,7 +133,7 @@ class Backend:
         if self._proc is not None and self._proc.returncode is None:
             self._proc.terminate()
             try:
-                async with asyncio.timeout(5):
+                async with asyncio.timeout(TERMINATE_GRACE_S):
                     await self._proc.wait()
             except TimeoutError:
                 self._proc.kill()

@@ -66,7 +66,7 @@ class GameService:
 
     async def run(self) -> None:
         """Serve until ``stop`` is called (or the task is cancelled)."""
-        self._client = await self._backend.open(timeout_s=self._config.startup_timeout_s)
+        self._client = await self._backend.open()
         self._fast_forward = FAST_FORWARD in self._client.extensions
         server = RpcServer(self._redis, self._keys, "game")
         manager_only: tuple = ("manager",)

@@ -58,6 +58,7 @@ from gptnt.records import (
 )
 from services.bus import (
     ENV_URL,
+    REDIS_CALL_S,
     REDIS_DOWN,
     EventStream,
     GameKeys,
@@ -85,7 +86,6 @@ log = logging.getLogger(__name__)
 
 OnTurn = Callable[[EpisodeSpec, TurnEvent], None]
 _WATCH_S = 0.25  # wall seconds between the watchdog's checks for a dead or hung service
-_REDIS_S = 5.0  # wall seconds any single Redis call of the manager's own may take
 _GRACE_S = 5.0  # wall seconds the turns in flight at game over may take to finish
 
 
@@ -228,7 +228,7 @@ class Episode:
             reason = f"{type(err).__name__}: {err}"
         # Clean up on a fresh connection pool: a crash may have left the old one wedged.
         with contextlib.suppress(Exception):
-            async with asyncio.timeout(_REDIS_S):
+            async with asyncio.timeout(REDIS_CALL_S):
                 await admin.aclose()
         admin = self._admin = connect(self._admin_url)
         self._rpc = RpcClient(admin, self.keys, "manager")
@@ -240,7 +240,7 @@ class Episode:
         summary = self._summary(players, outcome, reason, final, started, ended)
         writer.finish(summary)
         with contextlib.suppress(Exception):
-            async with asyncio.timeout(_REDIS_S):
+            async with asyncio.timeout(REDIS_CALL_S):
                 await admin.aclose()
         return summary
 
@@ -252,7 +252,7 @@ class Episode:
 
     async def _guarded(self) -> BombState | None:
         """Play, racing a watchdog that raises as soon as a service dies, and the interrupt."""
-        async with within(_REDIS_S, "creating the game's users"):
+        async with within(REDIS_CALL_S, "creating the game's users"):
             creds = await create_users(self._admin, self.keys)
         users = {name: c.url(self._admin_url) for name, c in creds.items()}
         if self.settings.launch == "warm":
@@ -364,10 +364,10 @@ class Episode:
                     raise EpisodeError(failure)
                 try:
                     beat = await read_heartbeat(
-                        self._admin, self.keys, handle.name, timeout_s=_REDIS_S
+                        self._admin, self.keys, handle.name, timeout_s=REDIS_CALL_S
                     )
                 except DeadlineExceeded:
-                    raise EpisodeError(f"redis: no answer within {_REDIS_S:g} s") from None
+                    raise EpisodeError(f"redis: no answer within {REDIS_CALL_S:g} s") from None
                 if beat is not None:
                     self._ready_seen.add(handle.name)
                 elif handle.name in self._ready_seen:
@@ -399,7 +399,7 @@ class Episode:
             *(h.finish(s.stop_timeout_s) for h in self._handles), return_exceptions=True
         )
         with contextlib.suppress(Exception):
-            async with within(_REDIS_S, "deleting the game's users and keys"):
+            async with within(REDIS_CALL_S, "deleting the game's users and keys"):
                 await delete_users(self._admin, self.keys)
                 match = f"{self.keys.prefix}*"
                 keys = [k async for k in self._admin.scan_iter(match=match, count=500)]

@@ -20,7 +20,7 @@ from typing import Protocol
 import redis.asyncio as aioredis
 
 from services.bus import ENV_URL, Service, connect
-from services.bus._server import die_with_parent
+from services.bus._server import TERMINATE_GRACE_S, die_with_parent
 
 
 class Handle(Protocol):
@@ -66,7 +66,7 @@ class ProcessHandle:
         if await self._exited_within(timeout_s):
             return
         self.proc.terminate()
-        if not await self._exited_within(5):
+        if not await self._exited_within(TERMINATE_GRACE_S):
             self.proc.kill()
             await asyncio.to_thread(self.proc.wait)
 

@@ -22,7 +22,7 @@ import redis.asyncio as aioredis
 from pydantic import BaseModel
 
 from gptnt.records import Ledger, LedgerEntry, Summary, pack, unpack
-from services.bus import connect, within
+from services.bus import REDIS_CALL_S, connect, within
 from services.manager._episode import Interrupt, OnTurn, play_episode
 from services.manager.api import EpisodeSettings, EpisodeSpec
 
@@ -45,19 +45,18 @@ class Job(BaseModel):
     retries: int = 2  # crashed attempts re-queued before the episode is parked
 
 
-_CALL_S = 10.0  # wall seconds one queue operation may take
 _BLOCK_MS = 500  # how long a worker's read blocks before it looks at ``stop`` again
 
 
 async def ensure_group(redis: aioredis.Redis) -> None:
     with contextlib.suppress(aioredis.ResponseError):  # BUSYGROUP: it exists
-        async with within(_CALL_S, "creating the episode queue"):
+        async with within(REDIS_CALL_S, "creating the episode queue"):
             await redis.xgroup_create(QUEUE, GROUP, id="0", mkstream=True)
 
 
 async def enqueue(redis: aioredis.Redis, jobs: list[Job]) -> None:
     await ensure_group(redis)
-    async with within(_CALL_S + len(jobs) / 100, "queueing episodes"):
+    async with within(REDIS_CALL_S + len(jobs) / 100, "queueing episodes"):
         for job in jobs:
             await redis.xadd(QUEUE, {"job": job.model_dump_json()})
 
@@ -82,7 +81,7 @@ async def work(
     consumer = name or f"{socket.gethostname()}-{os.getpid()}-{id(asyncio.current_task())}"
     await ensure_group(redis)
     while (stop is None or not stop.is_set()) and not (interrupt and interrupt.is_set()):
-        async with within(_CALL_S, "taking an episode from the queue"):
+        async with within(REDIS_CALL_S, "taking an episode from the queue"):
             got = await redis.xreadgroup(GROUP, consumer, {QUEUE: ">"}, count=1, block=_BLOCK_MS)
         if not got:
             continue
@@ -92,7 +91,7 @@ async def work(
                 if on_start:
                     on_start(consumer, job)
                 summary = await _play(redis, admin_url, out, job, on_turn, interrupt, ship)
-                async with within(_CALL_S, "acknowledging an episode"):
+                async with within(REDIS_CALL_S, "acknowledging an episode"):
                     await redis.xack(QUEUE, GROUP, entry_id)
                     await redis.xdel(QUEUE, entry_id)
                 if on_end:
@@ -116,7 +115,7 @@ async def serve(admin_url: str, out: Path, games: int = 1) -> str:
 async def purge(redis: aioredis.Redis, run: str) -> int:
     """Remove the run's jobs that no worker started (an interrupted or failed suite), so that
     a rerun, which queues what its ledger lacks, duplicates nothing; how many were removed."""
-    async with within(_CALL_S, "clearing the run's queued episodes"):
+    async with within(REDIS_CALL_S, "clearing the run's queued episodes"):
         entries = await redis.xrange(QUEUE)
         ids = [i for i, fields in entries if Job.model_validate_json(fields["job"]).run == run]
         if ids:
@@ -149,7 +148,9 @@ async def _play(
     fields = {"entry": entry.model_dump_json()}
     if ship:
         fields["bundle"] = pack(run_dir / entry.episode_dir)
-    async with within(_CALL_S + len(fields.get("bundle", "")) / 10_000_000, "reporting a result"):
+    async with within(
+        REDIS_CALL_S + len(fields.get("bundle", "")) / 10_000_000, "reporting a result"
+    ):
         await redis.xadd(results_key(job.run), fields)
     return summary
 

@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 
 from services.bus import Service
-from services.bus._server import die_with_parent
+from services.bus._server import TERMINATE_GRACE_S, die_with_parent
 
 _SPAWN_S = 30.0  # wall seconds a fork request may take
 _POLL_S = 0.01
@@ -211,7 +211,7 @@ class WarmServer:
             assert self._proc.stdin is not None
             self._proc.stdin.close()
         with contextlib.suppress(subprocess.TimeoutExpired):
-            self._proc.wait(timeout=5)
+            self._proc.wait(timeout=TERMINATE_GRACE_S)
         if self._proc.poll() is None:
             self._proc.kill()
             self._proc.wait()

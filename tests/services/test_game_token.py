@@ -24,7 +24,7 @@ async def test_a_simulator_with_a_token_refuses_requests_without_it() -> None:
 
 async def test_the_sim_process_backend_draws_its_own_token() -> None:
     backend = Backend(GameConfig(backend="sim-process", width=160, height=120))
-    client = await backend.open(timeout_s=60)
+    client = await backend.open()
     try:
         assert await client.health()  # the game service presents the token
         async with httpx.AsyncClient(base_url=client.base_url) as stranger:
