@@ -17,7 +17,6 @@ Without ``--url`` it starts ``gptnt sim serve`` on a free loopback port and stop
 from __future__ import annotations
 
 import argparse
-import socket
 import statistics
 import subprocess
 import sys
@@ -29,6 +28,7 @@ import httpx
 
 from gptnt.protocol import Lifecycle
 from gptnt.protocol.client import LifecycleWait
+from services.bus import free_port
 
 MISSION = {
     "seed": "11",
@@ -47,9 +47,7 @@ STEP_SECONDS = 3.0
 @contextmanager
 def simulator(width: int, height: int) -> Iterator[str]:
     """A ``gptnt sim serve`` subprocess on a free port; yields its URL once /health answers."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+    port = free_port()
     command = [sys.executable, "-c", "from gptnt.cli import main; main()", "sim", "serve"]
     command += ["--port", str(port), "--width", str(width), "--height", str(height)]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL)

@@ -20,15 +20,15 @@ import asyncio
 import json
 import math
 import random
-import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
-import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
+
+from gptnt.players.cassette import chat_completion, loopback_async
 
 
 @dataclass
@@ -73,15 +73,6 @@ def _action(rng: random.Random, seat: str) -> str:
     return f"<thoughts>stand-in: {pick}</thoughts><action>{json.dumps({'result': result})}</action>"
 
 
-def _completion(text: str) -> dict[str, object]:
-    return {
-        "id": "standin", "object": "chat.completion", "created": 0, "model": "standin",
-        "choices": [{"index": 0, "finish_reason": "stop",
-                     "message": {"role": "assistant", "content": text}}],
-        "usage": {"prompt_tokens": 1000, "completion_tokens": 40, "total_tokens": 1040},
-    }  # fmt: skip
-
-
 @dataclass
 class Standin:
     """The server's behaviour and what it saw. ``faults`` maps a call number (0-based) to the
@@ -114,7 +105,15 @@ class Standin:
             return JSONResponse({"error": error}, status_code=status)
         del body
         seat = request.path_params.get("seat", "expert")
-        return JSONResponse(_completion(_action(self._rng, seat)))
+        return JSONResponse(
+            chat_completion(
+                _action(self._rng, seat),
+                prompt=1000,
+                completion=40,
+                model="standin",
+                call_id="standin",
+            )
+        )
 
     async def models(self, _: Request) -> JSONResponse:
         return JSONResponse({"object": "list", "data": [{"id": "standin", "object": "model"}]})
@@ -130,22 +129,9 @@ class Standin:
     async def serve(self, port: int = 0) -> AsyncIterator[Standin]:
         """Serve on loopback for the duration of the iteration (``url``: the root; a player's
         ``base_url`` is ``url + "/defuser/v1"`` or ``url + "/expert/v1"``)."""
-        sock = socket.socket()
-        sock.bind(("127.0.0.1", port))
-        self.url = f"http://127.0.0.1:{sock.getsockname()[1]}"
-        config = uvicorn.Config(
-            self.app(), log_level="critical", lifespan="off", timeout_graceful_shutdown=1
-        )
-        server = uvicorn.Server(config)
-        task = asyncio.create_task(server.serve(sockets=[sock]))
-        while not server.started:
-            await asyncio.sleep(0.01)
-        try:
+        async with loopback_async(self.app(), port=port, log_level="critical") as url:
+            self.url = url
             yield self
-        finally:
-            server.should_exit = True
-            async with asyncio.timeout(10):
-                await task
 
 
 def main() -> None:

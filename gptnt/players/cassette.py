@@ -23,8 +23,8 @@ import itertools
 import json
 import socket
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -255,19 +255,18 @@ class ChatServer:
                     prompt_tokens=prompt, completion_tokens=completion,
                 )
             )  # fmt: skip
-        return 200, {
-            "id": f"cmpl-{len(self.calls)}", "object": "chat.completion", "created": 0,
-            "model": body.get("model", ""),
-            "choices": [{"index": 0, "finish_reason": reply.finish_reason,
-                         "message": {"role": "assistant", "content": reply.text}}],
-            "usage": {"prompt_tokens": prompt, "completion_tokens": completion,
-                      "total_tokens": prompt + completion},
-        }  # fmt: skip
+        return 200, chat_completion(
+            reply.text,
+            finish=reply.finish_reason,
+            prompt=prompt,
+            completion=completion,
+            model=str(body.get("model", "")),
+            call_id=f"cmpl-{len(self.calls)}",
+        )
 
     @contextmanager
     def running(self) -> Iterator[ChatServer]:
         """Serve in a background thread until the ``with`` block ends."""
-        import uvicorn
         from starlette.applications import Starlette
         from starlette.requests import Request
         from starlette.responses import JSONResponse
@@ -278,26 +277,93 @@ class ChatServer:
             return JSONResponse(payload, status_code=status)
 
         app = Starlette(routes=[Route("/v1/chat/completions", completions, methods=["POST"])])
-        sock = socket.socket()
-        sock.bind(("127.0.0.1", 0))
-        self.url = f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
-        server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-        thread = threading.Thread(
-            target=lambda: asyncio.run(server.serve(sockets=[sock])), daemon=True
-        )
-        thread.start()
-        try:
-            for _ in range(500):
-                if server.started:
-                    break
-                threading.Event().wait(0.01)
-            else:
-                raise RuntimeError("the loopback chat server did not start within 5 s")
+        with loopback(app) as url:
+            self.url = f"{url}/v1"
             yield self
-        finally:
-            server.should_exit = True
-            thread.join(5)
-            sock.close()
+
+
+def chat_completion(
+    text: str,
+    *,
+    prompt: int,
+    completion: int,
+    finish: str = "stop",
+    cached: int | None = None,
+    model: str = "",
+    call_id: str = "cmpl-1",
+) -> dict[str, Any]:
+    """An OpenAI chat-completions answer body: one choice saying ``text``, with its usage
+    (``cached``: the prompt tokens reported as read from the provider's cache)."""
+    usage: dict[str, Any] = {
+        "prompt_tokens": prompt, "completion_tokens": completion,
+        "total_tokens": prompt + completion,
+    }  # fmt: skip
+    if cached is not None:
+        usage["prompt_tokens_details"] = {"cached_tokens": cached}
+    return {
+        "id": call_id, "object": "chat.completion", "created": 0, "model": model,
+        "choices": [{"index": 0, "finish_reason": finish,
+                     "message": {"role": "assistant", "content": text}}],
+        "usage": usage,
+    }  # fmt: skip
+
+
+# ----------------------------------------------------------------------------- loopback serving
+
+_START_S = 5.0  # wall seconds a loopback server may take to start
+_STOP_S = 1.0  # wall seconds requests still in flight get when it stops (a stand-in may be slow)
+
+
+def _server(app: Any, port: int, log_level: str) -> tuple[socket.socket, Any, str]:
+    import uvicorn
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", port))
+    config = uvicorn.Config(
+        app, log_level=log_level, lifespan="off", timeout_graceful_shutdown=_STOP_S
+    )
+    return sock, uvicorn.Server(config), f"http://127.0.0.1:{sock.getsockname()[1]}"
+
+
+@contextmanager
+def loopback(app: Any, *, log_level: str = "warning") -> Iterator[str]:
+    """Serve the ASGI ``app`` on a free ``127.0.0.1`` port, in a background thread with its own
+    event loop (so a caller's blocking code, or a whole ``gptnt run``, can reach it), until the
+    block ends; yields the root URL. ``loopback_async`` is the same inside a running loop."""
+    sock, server, url = _server(app, 0, log_level)
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])), daemon=True)
+    thread.start()
+    try:
+        for _ in range(int(_START_S / 0.01)):
+            if server.started:
+                break
+            threading.Event().wait(0.01)
+        else:
+            raise RuntimeError(f"the loopback server did not start within {_START_S:g} s")
+        yield url
+    finally:
+        server.should_exit = True
+        thread.join(_START_S)
+        sock.close()
+
+
+@asynccontextmanager
+async def loopback_async(
+    app: Any, *, port: int = 0, log_level: str = "warning"
+) -> AsyncIterator[str]:
+    """``loopback`` as a task of the running event loop (``port`` 0: a free one)."""
+    sock, server, url = _server(app, port, log_level)
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    try:
+        async with asyncio.timeout(_START_S):
+            while not server.started:
+                await asyncio.sleep(0.01)
+        yield url
+    finally:
+        server.should_exit = True
+        async with asyncio.timeout(10 * _STOP_S):
+            await task
+        sock.close()
 
 
 # ----------------------------------------------------------------------------- prefix sharing

@@ -5,16 +5,15 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import socket
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
 
 from gptnt.config import GameConfig
+from gptnt.players.cassette import loopback
 from gptnt.records import Ledger, read_events, read_summary
 from gptnt.sim.game import Game
 from gptnt.sim.server import create_app
@@ -78,19 +77,9 @@ class _StallableSim:
 
 @pytest.fixture
 def stallable_sim() -> Iterator[tuple[str, _StallableSim]]:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
     app = _StallableSim()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}", app
-    server.should_exit = server.force_exit = True
-    thread.join(5)
+    with loopback(app, log_level="error") as url:
+        yield url, app
 
 
 @pytest.mark.parametrize("mode", ["sync", "async"])

@@ -11,7 +11,6 @@ non-zero exit.
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
 import sys
 import time
@@ -20,6 +19,8 @@ from pathlib import Path
 
 import httpx
 import pytest
+
+from services.bus import free_port
 
 GPTNT = Path(sys.executable).parent / "gptnt"
 RECORDING = Path(__file__).resolve().parents[1] / "data" / "run-session.gptnt-rec.zip"
@@ -30,9 +31,7 @@ def stub_url() -> Iterator[str]:
     """A fresh ``gptnt stub serve`` process replaying the committed run (position 0)."""
     if not GPTNT.exists():
         pytest.skip(f"console script {GPTNT} not installed")
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+    port = free_port()
     process = subprocess.Popen(
         [str(GPTNT), "stub", "serve", str(RECORDING), "--port", str(port)],
         stdout=subprocess.DEVNULL,

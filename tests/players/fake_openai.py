@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
-import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
-import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
+
+from gptnt.players.cassette import chat_completion, loopback_async
 
 
 @dataclass
@@ -35,26 +34,15 @@ class FakeServer:
 
 
 def completion(text: str, finish: str = "stop", prompt: int = 120, cached: int = 0) -> dict:
-    return {
-        "id": "cmpl-1", "object": "chat.completion", "created": 0, "model": "fake",
-        "choices": [{"index": 0, "finish_reason": finish,
-                     "message": {"role": "assistant", "content": text}}],
-        "usage": {"prompt_tokens": prompt, "completion_tokens": 7, "total_tokens": prompt + 7,
-                  "prompt_tokens_details": {"cached_tokens": cached}},
-    }  # fmt: skip
+    return chat_completion(
+        text, finish=finish, prompt=prompt, completion=7, cached=cached, model="fake"
+    )
 
 
 async def serve() -> AsyncIterator[FakeServer]:
     """Run a ``FakeServer`` on a free loopback port for the duration of the iteration."""
     fake = FakeServer()
     app = Starlette(routes=[Route("/v1/chat/completions", fake.completions, methods=["POST"])])
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    fake.url = f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
-    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-    task = asyncio.create_task(srv.serve(sockets=[sock]))
-    while not srv.started:
-        await asyncio.sleep(0.01)
-    yield fake
-    srv.should_exit = True
-    await asyncio.wait_for(task, 5)
+    async with loopback_async(app) as url:
+        fake.url = f"{url}/v1"
+        yield fake

@@ -20,17 +20,15 @@ counts are estimates (4 characters a token, ``IMAGE_TOKENS`` an image).
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
-import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from gptnt.players.cassette import Script
+from gptnt.players.cassette import Script, loopback
 
 IMAGE_TOKENS = 424
 MIN_CACHE_TOKENS = 1024
@@ -84,30 +82,11 @@ class ProviderServer:
 
     @contextmanager
     def running(self) -> Iterator[ProviderServer]:
-        import uvicorn
         from starlette.applications import Starlette
 
-        sock = socket.socket()
-        sock.bind(("127.0.0.1", 0))
-        self.url = f"http://127.0.0.1:{sock.getsockname()[1]}"
-        app = Starlette(routes=self.routes())
-        server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-        thread = threading.Thread(
-            target=lambda: asyncio.run(server.serve(sockets=[sock])), daemon=True
-        )
-        thread.start()
-        try:
-            for _ in range(500):
-                if server.started:
-                    break
-                threading.Event().wait(0.01)
-            else:
-                raise RuntimeError("the loopback provider did not start within 5 s")
+        with loopback(Starlette(routes=self.routes())) as url:
+            self.url = url
             yield self
-        finally:
-            server.should_exit = True
-            thread.join(5)
-            sock.close()
 
 
 @dataclass

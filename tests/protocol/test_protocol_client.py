@@ -6,7 +6,6 @@ HTTP 200 and a text body, proper status codes for some, slow answers for the dea
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -29,6 +28,7 @@ from gptnt.protocol import (
     encode_png_buffer,
 )
 from gptnt.protocol.client import GameClient
+from services.bus import free_port
 
 STATE_JSON = (Path(__file__).parent / "data" / "bomb_state.json").read_bytes()
 
@@ -179,9 +179,7 @@ async def test_deadline_per_call_and_per_route(game: FakeGame) -> None:
 
 
 async def test_unreachable_game(game: FakeGame) -> None:
-    with socket.socket() as probe:  # a port nobody listens on
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()  # a port nobody listens on
     async with GameClient(f"http://127.0.0.1:{port}") as client:
         with pytest.raises(ProtocolError, match="/health: cannot reach the game") as info:
             await client.health()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import socket
 import sys
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
@@ -27,6 +26,7 @@ from gptnt.sim.recording import (
     read_recording,
     write_recording,
 )
+from services.bus import free_port
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 COMMITTED = DATA / "sim-session.gptnt-rec.zip"
@@ -250,9 +250,7 @@ async def test_recording_the_simulator_then_replaying_it(tmp_path: Path) -> None
 
 async def test_stub_serve_command_replays_over_http() -> None:
     """``gptnt stub serve FILE`` as a real process: the session replays; a divergence is 409."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+    port = free_port()
     command = [sys.executable, "-c", "from gptnt.cli import main; main()", "stub", "serve"]
     command += [str(COMMITTED), "--port", str(port)]
     process = await asyncio.create_subprocess_exec(
