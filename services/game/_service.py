@@ -15,6 +15,13 @@ skipping the wait changes nothing of the episode but its wall time, and play sta
 the time limit instead of a poll's overshoot below it. Any other backend (the shipped mod, our
 C# mod, a recorded stub of either) gets the mod's own startup, unchanged: poll ``/health``,
 time scale 1 until ``LightsOn``, pause.
+
+While the game is paused, nothing but our own calls changes it: ``/timestep`` returns only once
+the game is paused again with every module settled (docs/protocol.md §2.6), and between calls
+the clock is stopped. So the lifecycle and state last read while paused stay true until the next
+call that can change the game (an action, a step, resume, start); a sync Defuser's observation
+reuses them instead of asking ``/health`` and ``/state`` again (one ``/state`` per Defuser turn:
+the one after its action). With the clock running (async), every observation reads afresh.
 """
 
 from __future__ import annotations
@@ -61,6 +68,10 @@ class GameService:
         self._mission: MissionConfig | None = None
         self._started = False  # first lights-on seen: game over is now possible
         self._over_sent = False
+        self._paused = False  # time scale 0 (or /timestep's own pause after it)
+        self._changes = 0  # calls made that can change the game
+        self._still: tuple[Lifecycle, BombState] | None = None
+        """The lifecycle and state read while paused since the last change (module doc)."""
 
     # ------------------------------------------------------------------ running
 
@@ -114,8 +125,15 @@ class GameService:
             wanted, timeout_s=self._config.startup_timeout_s, poll_s=_FAST_POLL_S
         )
 
+    def _changing(self, *, paused: bool) -> None:
+        """A call that can change the game is being made; ``paused``: the time scale after it."""
+        self._changes += 1
+        self._still = None
+        self._paused = paused
+
     async def start(self, request: api.StartRequest) -> api.Status:
         """Start the mission and pause as soon as the lights go off (startup pause #1)."""
+        self._changing(paused=False)
         if await self.client.health() != Lifecycle.SETUP:
             await self.client.reset()
             await self._reach(Lifecycle.SETUP)
@@ -124,11 +142,13 @@ class GameService:
         await self.client.start_mission(request.mission)
         await self._reach(Lifecycle.LIGHTS_OFF)
         await self.client.set_time_scale(0)
+        self._changing(paused=True)
         return await self.status()
 
     async def lights_on(self, _: api.Empty) -> api.Status:
         """Run the clock until the lights are on, then pause again (startup pause #2); with
         the fast-forward extension the game gets there, paused, in one call."""
+        self._changing(paused=False)
         if self._fast_forward:
             await self.client.fast_forward(Lifecycle.LIGHTS_ON)
         else:
@@ -136,29 +156,37 @@ class GameService:
             await self._reach(Lifecycle.LIGHTS_ON)
             await self.client.set_time_scale(0)
         self._started = True
+        self._changing(paused=True)
         return await self.status()
 
     async def pause(self, _: api.Empty) -> api.Status:
         await self.client.set_time_scale(0)
+        self._changing(paused=True)
         return await self.status()
 
     async def resume(self, _: api.Empty) -> api.Status:
         scale = self._mission.time_scale if self._mission else 1.0
+        self._changing(paused=False)
         await self.client.set_time_scale(scale)
         return await self.status()
 
     async def timestep(self, _: api.Empty) -> api.Status:
+        self._changing(paused=False)  # a step that overruns may leave the game running
         await self.client.timestep()
+        self._changing(paused=True)
         return await self.status()
 
     # ------------------------------------------------------------------ play
 
     async def status(self, _: api.Empty | None = None) -> api.Status:
+        changes = self._changes
         lifecycle = await self.client.health()
         state: BombState | None = None
         if self._started:
             with contextlib.suppress(ProtocolError):
                 state = await self.client.state()
+        if state is not None and self._paused and changes == self._changes:
+            self._still = (lifecycle, state)  # nothing changed the game while it was read
         status = _status(lifecycle, state, started=self._started)
         if status.over:
             await self._publish_over(lifecycle, state)
@@ -169,7 +197,8 @@ class GameService:
 
     async def observe(self, request: api.ObserveRequest) -> api.Observation:
         wants_state = request.state or request.sequence_frames > 0
-        state = await self.client.state() if wants_state else None
+        still = self._still
+        state = still[1] if still else await self.client.state() if wants_state else None
         wanted = request.frames
         focused = state.focused if state is not None else None
         if request.sequence_frames and focused is not None and kind_spec(focused.name).blinks:
@@ -180,7 +209,7 @@ class GameService:
             packed = await self.client.buffer_png(last=max(wanted, 1))
             frames = packed.frames[-wanted:] if wanted else []
             mask = packed.mask if request.mask else None
-        lifecycle = await self.client.health()
+        lifecycle = still[0] if still else await self.client.health()
         return api.Observation(
             status=_status(lifecycle, state, started=self._started),
             state=state if request.state else None,
@@ -190,7 +219,9 @@ class GameService:
         )
 
     async def act(self, request: api.ActRequest) -> api.ActReply:
+        self._changing(paused=self._paused)
         result = await self.client.action(request.action)
+        self._changing(paused=self._paused)  # a reading begun during the action is not kept
         return api.ActReply(result=result, status=await self.status())
 
     # ------------------------------------------------------------------ monitor

@@ -3,8 +3,13 @@ request by route while the oracle pair plays a sync episode.
 
 A sync cycle is the Defuser's turn (observe, act), the step (``/timestep``) and the Expert's
 turn (no game access). The manager takes the game's status from the Defuser's reply instead of
-asking again, so a cycle in which the Defuser acts reads ``/state`` three times (observation,
-after the action, after the step) and makes nine calls in all.
+asking again; and because ``/timestep`` returns only once the game is paused again with every
+module settled, and nothing else changes a paused game, the Defuser's observation reuses the
+step's ``/health`` and ``/state`` (the game service's module doc). So a cycle in which the
+Defuser acts makes seven calls: ``/timestep`` + ``/health`` + ``/state`` (the step),
+``/buffer`` (the observation), ``/action`` + ``/health`` + ``/state`` (the action) — one
+``/state`` per Defuser turn and two per cycle (it was nine calls and three ``/state`` before the
+observation reused the step's reading).
 """
 
 from __future__ import annotations
@@ -54,7 +59,7 @@ def counting_sim() -> Iterator[tuple[str, _CountingSim]]:
     thread.join(5)
 
 
-async def test_a_sync_turn_costs_nine_backend_calls_and_three_state_reads(
+async def test_a_sync_cycle_costs_seven_backend_calls_and_two_state_reads(
     counting_sim: tuple[str, _CountingSim], redis_admin_url: str, tmp_path: Path
 ) -> None:
     url, sim = counting_sim
@@ -79,6 +84,7 @@ async def test_a_sync_turn_costs_nine_backend_calls_and_three_state_reads(
     acting = [calls for calls, kind in cycles if kind == "interact_game"]
     assert acting, "the oracle Defuser acted in some cycle"
     for calls in acting:
-        assert calls["/state"] == 3, calls
-        assert calls.total() == 9, calls
+        assert calls["/state"] == 2, calls
+        assert calls.total() == 7, calls
         assert calls["/timestep"] == 1 and calls["/action"] == 1, calls
+        assert calls["/buffer"] == 1 and calls["/health"] == 2, calls

@@ -234,3 +234,32 @@ async def test_a_blinking_module_gets_its_frame_sequence_in_the_same_observation
             break
     assert obs.state is not None and obs.state.focused is not None
     assert len(obs.frames) == frames
+
+
+async def test_an_observation_while_paused_is_never_older_than_the_last_action(
+    game: RpcClient, admin, keys
+) -> None:
+    """A paused game's last reading is reused by the observation (one ``/state`` per sync
+    Defuser turn), but an action or a step always makes the next observation new, and with the
+    clock running every observation reads the game afresh."""
+    defuser = RpcClient(admin, keys, "defuser")
+    ask = api.ObserveRequest(frames=1, mask=True)
+
+    async def observe() -> api.Observation:
+        return await defuser.call("game", api.OBSERVE, ask, api.Observation, timeout_s=10)
+
+    await _started(game)
+    stepped = await game.call("game", api.TIMESTEP, api.Empty(), api.Status, timeout_s=5)
+    before = await observe()
+    assert before.state is not None and before.state.bomb_side == "front"
+    assert before.status.seconds_remaining == stepped.seconds_remaining
+    flip = api.ActRequest(action=GameAction(action="flip"))
+    await defuser.call("game", api.ACT, flip, api.ActReply, timeout_s=5)
+    after = await observe()
+    assert after.state is not None and after.state.bomb_side != "front"
+    again = await game.call("game", api.TIMESTEP, api.Empty(), api.Status, timeout_s=5)
+    assert (await observe()).status.seconds_remaining == again.seconds_remaining
+    await game.call("game", api.RESUME, api.Empty(), api.Status, timeout_s=5)
+    first = await observe()
+    await asyncio.sleep(0.3)
+    assert (await observe()).status.seconds_remaining < first.status.seconds_remaining
