@@ -92,6 +92,7 @@ async def play_turn(player: Player, turn: int, transport: Transport) -> TurnEven
     received = await transport.drain()
     sight = await transport.observe(policy.sequence_frames) if transport.observe else None
     observation, frames, mask = _look(sight, player) if sight else (None, [], None)
+    marks = observation.marks if observation else None
     t0 = time.monotonic()
     decision = await policy.decide(
         TurnInput(role=player.role, turn=turn, mode=player.mode, messages=received,
@@ -106,21 +107,22 @@ async def play_turn(player: Player, turn: int, transport: Transport) -> TurnEven
         await transport.say(action.message)
         recorded = RecordedAction(kind="send_message", message=action.message)
     elif isinstance(action, InteractGame):
-        marks = observation.marks if observation else None
+        act = transport.act
+        # The one place an action is resolved: against the marks this turn showed, read the
+        # way this player names places (its own coordinate system and image size).
         wire = (
             to_game_action(action, policy.interaction, marks)
-            if transport.act
+            if act is not None
             else Issue("action_not_allowed", action.kind)
         )
         if isinstance(wire, Issue):
             issues.append(wire)  # the turn is lost: recorded as the do-nothing it became
             recorded = RecordedAction(kind="do_nothing")
-        else:
-            assert transport.act is not None
+        elif act is not None:
             label = action.location.label if isinstance(action.location, MarkLocation) else None
             recorded = RecordedAction(kind="interact_game", name=action.action, label=label,
                                       x_pos=wire.x_pos, y_pos=wire.y_pos)  # fmt: skip
-            result = await transport.act(wire)
+            result = await act(wire)
     player.feedback = tuple(issues)
     tokens, cost, failed = _call_facts(decision.call, policy)
     return TurnEvent(
@@ -130,8 +132,7 @@ async def play_turn(player: Player, turn: int, transport: Transport) -> TurnEven
         action=recorded, result=result,
         warnings=[i.note for i in issues if not i.skips],
         errors=[i.note for i in issues if i.skips],
-        frames=frames, mask=mask, focused=observation.marks.kind if observation and
-        observation.marks else None,
+        frames=frames, mask=mask, focused=marks.kind if marks else None,
         shown=[ShownImage(caption=a.caption, image=store_png(player.episode_dir, a.png))
                for a in decision.shown],
         tokens=tokens, cost_usd=cost, latency_s=latency, failed_call=failed,
