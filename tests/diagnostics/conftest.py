@@ -1,18 +1,12 @@
-"""Small datasets built once per session, and the loopback OpenAI-compatible stand-in."""
+"""Small datasets built once per session (the loopback stand-in ``server`` is the whole suite's)."""
 
 from __future__ import annotations
 
-import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "players"))
-from fake_openai import FakeServer, serve
-
 from gptnt.diagnostics import build_datasets
-from gptnt.players.backends import OFFLINE_ENV
 from gptnt.rules.ruleset import ruleset
 
 N = 120  # questions per task, in the paper's proportions
@@ -31,14 +25,3 @@ def datasets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         cap=FRAMES,
     )
     return {p.name.split("-")[0]: p for p in paths}
-
-
-@pytest.fixture(autouse=True)
-def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(OFFLINE_ENV, "1")
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[FakeServer]:
-    async for fake in serve():
-        yield fake

