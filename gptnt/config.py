@@ -76,8 +76,10 @@ class GameConfig(_Section):
     height: int = Field(480, ge=64, le=4096)
     """Frame height in pixels."""
     rule_seed: int = Field(1, ge=1)
-    """The rule seed of the simulated game (the manual the Expert reads must match it)."""
-    record: str | None = None
+    """The rule seed of game, manual and oracle together. Set in any layer, every episode of
+    ``gptnt run``/``suite run``/``baseline`` plays it; else each plays its mission's
+    ``ruleSeed``, else 1. The manager copies the episode's into the section it hands on."""
+    record: Path | None = None
     """Write the game service's whole exchange with the backend to this recording (a zip the
     recorded-game stub replays); None records nothing."""
     call_deadline_s: float = Field(10.0, gt=0)
@@ -189,6 +191,13 @@ class Layered:
 
     config: Config
     sources: dict[str, str] = field(default_factory=dict)
+
+    def given(self, key: str) -> Any:
+        """The setting's value if some layer set it, else None (the command's own choice)."""
+        if key not in self.sources:
+            return None
+        section, _, name = key.partition(".")
+        return getattr(getattr(self.config, section), name)
 
     def named(self, key: str) -> str:
         """How an error names the setting: the flag as typed (``--defuser``), else the layer

@@ -35,7 +35,7 @@ def baseline_random(
     ] = False,
     rule_seed: Annotated[
         int | None,
-        typer.Option(help="Rule seed of the games (1 = the v1 manual)."),
+        typer.Option(help="Rule seed of the games (1 = the v1 manual) [game.rule_seed]."),
     ] = None,
     pools: Annotated[
         Path | None,
@@ -46,12 +46,13 @@ def baseline_random(
     """Success rate of the random Defuser per module type (single-module missions, sync).
 
     Of the layered configuration (defaults < --config YAML < GPTNT_* < flags) it reads
-    records.out; it plays in-process, without services, Redis or a game backend."""
+    records.out and game.rule_seed; it plays in-process, without services, Redis or a game backend."""
     from gptnt.cli._console import make_console
     from gptnt.cli.config import command_config
     from gptnt.errors import ConfigError
 
-    out = command_config(ctx, {"out": "records.out"}, config).config.records.out
+    layered = command_config(ctx, {"out": "records.out", "rule_seed": "game.rule_seed"}, config)
+    out = layered.config.records.out
     from gptnt.missions import load_missions
     from services.manager import baseline_spec, play_baseline
 
@@ -67,7 +68,9 @@ def baseline_random(
         raise ConfigError(f"--out {out}: not a directory; name a directory for the records")
     from gptnt.cli.run import use_rule_seed
 
-    seed = use_rule_seed(rule_seed, pools, missions)
+    seed = use_rule_seed(
+        layered.given("game.rule_seed"), pools, missions, name=layered.named("game.rule_seed")
+    )
     workers = workers or os.cpu_count() or 1
     specs = [baseline_spec(m.id, r, seed) for m in missions for r in range(repeats)]
     run_dir = out / f"{time.strftime('%Y%m%d-%H%M%S')}-baseline-random"

@@ -109,9 +109,12 @@ def result_table(summaries: list[Summary]):  # type: ignore[no-untyped-def]
     return table
 
 
-def use_rule_seed(flag: int | None, pools: Path | None, missions: list[Mission]) -> int:
-    """The rule seed in force (``--rule-seed``, else the missions' ``ruleSeed``, else 1),
-    checked up front: it agrees with every mission naming one and has tables for their modules.
+def use_rule_seed(
+    flag: int | None, pools: Path | None, missions: list[Mission], *, name: str = "--rule-seed"
+) -> int:
+    """The rule seed in force (``flag``: ``--rule-seed`` or ``game.rule_seed`` set in a layer,
+    named ``name`` in errors; else the missions' ``ruleSeed``, else 1), checked up front: it
+    agrees with every mission naming one and has tables for their modules.
     The word pools file given goes to every service this process starts (through the inherited
     ``GPTNT_RULESEED_POOLS``)."""
     import os
@@ -125,9 +128,9 @@ def use_rule_seed(flag: int | None, pools: Path | None, missions: list[Mission])
     clash = [m.id for m in missions if m.config.rule_seed not in (None, seed)]
     if clash:
         raise ConfigError(
-            f"--rule-seed {seed}: mission {clash[0]} names ruleSeed "
+            f"{name} {seed}: mission {clash[0]} names ruleSeed "
             f"{next(m for m in missions if m.id == clash[0]).config.rule_seed}; "
-            "drop the flag or pick missions of one rule seed"
+            "drop it or pick missions of one rule seed"
         )
     if pools is not None:
         read_pools(pools)
@@ -144,6 +147,8 @@ RUN_SETTINGS = {
     "manual": "players.manual",
     "seed": "players.seed",
     "game": "game.backend",
+    "rule_seed": "game.rule_seed",
+    "record": "game.record",
     "launch": "bus.launch",
     "redis_url": "bus.redis_url",
     "out": "records.out",
@@ -209,7 +214,7 @@ def run(
         int | None,
         typer.Option(
             help="Rule seed of game, manual and oracle together (1 = the v1 manual); default: "
-            "the mission's ruleSeed, else 1."
+            "the mission's ruleSeed, else 1 [game.rule_seed]."
         ),
     ] = None,
     pools: Annotated[
@@ -235,7 +240,8 @@ def run(
         Path | None,
         typer.Option(
             help="Write the game service's whole exchange with the game to this recording "
-            "(a zip); `gptnt stub serve FILE` replays it to a sync run with the same players."
+            "(a zip); `gptnt stub serve FILE` replays it to a sync run with the same players "
+            "[game.record]."
         ),
     ] = None,
     config: ConfigFile = None,
@@ -271,7 +277,9 @@ def run(
     needs = Needs(game=cfg.game.backend, redis_url=cfg.bus.redis_url, out=out)
     check_inputs(needs)
     mission_obj = get_mission(mission)
-    rule_seed = use_rule_seed(rule_seed, pools, [mission_obj])
+    rule_seed = use_rule_seed(
+        layered.given("game.rule_seed"), pools, [mission_obj], name=layered.named("game.rule_seed")
+    )
     from gptnt.players.seats import attach_manual, resolve_lineup
 
     # Unknown players, then keys, endpoints, the game and Redis (checked and probed), then a
@@ -297,8 +305,8 @@ def run(
         seed=seed, solo=solo is not None, no_manual=no_manual, manual=manual, rule_seed=rule_seed,
     )  # fmt: skip
     settings = EpisodeSettings.from_config(cfg)
-    if record is not None:
-        game = settings.game.model_copy(update={"record": str(record.resolve())})
+    if cfg.game.record is not None:  # the game service may run in another directory
+        game = settings.game.model_copy(update={"record": cfg.game.record.resolve()})
         settings = settings.model_copy(update={"game": game})
     run_dir = out / f"{time.strftime('%Y%m%d-%H%M%S')}-{mission_obj.id}-{mode}"
     console = make_console()

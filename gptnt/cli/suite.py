@@ -84,8 +84,9 @@ Expert = Annotated[
 ]
 
 # The options of `gptnt suite plan|run` that are settings of the layered configuration. A
-# players.* value set in any layer (not its default) counts as the option: a suite plays its own
-# players, manual and pairings unless told otherwise.
+# players.* value set in any layer (not its default) counts as the option, and so does
+# game.rule_seed for --rule-seed (which, repeatable, is not in the flag layer but beats it): a
+# suite plays its own players, manual, pairings and rule seeds unless told otherwise.
 PLAN_SETTINGS = {
     "defuser": "players.defuser",
     "expert": "players.expert",
@@ -99,14 +100,6 @@ SUITE_SETTINGS = {
     "out": "records.out",
 }
 WORKER_SETTINGS = {"redis_url": "bus.redis_url", "out": "records.out"}
-
-
-def _set(layered: Layered, key: str) -> str | None:
-    """A players.* setting if some layer set it, else None (the suite's own choice)."""
-    if key not in layered.sources:
-        return None
-    section, _, name = key.partition(".")
-    return getattr(getattr(layered.config, section), name)
 
 
 RuleSeed = Annotated[
@@ -129,8 +122,9 @@ def _selection(players: str | None, only: str | None, modes: str | None, repeats
     from gptnt.errors import ConfigError
     from gptnt.suites import Selection
 
-    defuser, expert = _set(layered, "players.defuser"), _set(layered, "players.expert")
-    manual = _set(layered, "players.manual")
+    defuser, expert = layered.given("players.defuser"), layered.given("players.expert")
+    manual = layered.given("players.manual")
+    seeds = None if layered.given("game.rule_seed") is None else [layered.config.game.rule_seed]
     if (defuser is None) != (expert is None):
         given = layered.named("players.defuser" if defuser is not None else "players.expert")
         raise ConfigError(
@@ -147,7 +141,7 @@ def _selection(players: str | None, only: str | None, modes: str | None, repeats
     return Selection(
         players=items(players) or None, only=items(only), modes=items(modes) or None,
         repeats=repeats, limit=limit, solo=solo, no_manual=no_manual, manual=manual,
-        rule_seeds=rule_seed or None, pair=(defuser, expert) if defuser and expert else None,
+        rule_seeds=rule_seed or seeds, pair=(defuser, expert) if defuser and expert else None,
     )  # fmt: skip
 
 

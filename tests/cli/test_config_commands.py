@@ -71,6 +71,7 @@ def test_a_suites_players_come_from_the_layers_only_when_set(tmp_path: Path) -> 
         "random", "idle")  # fmt: skip
     flags = {"players.defuser": "oracle"}
     assert selection("players:\n  defuser: random\n", env, flags).pair == ("oracle", "idle")
+    assert selection("", {"GPTNT_GAME_RULE_SEED": "2"}, {}).rule_seeds == [2]  # else the suite's
     with pytest.raises(ConfigError, match=r"^env GPTNT_PLAYERS_EXPERT: players\.expert: --defuser"):
         selection("", env, {})
 
@@ -133,15 +134,16 @@ def test_suite_run_refuses_a_bad_value_before_writing_anything(tmp_path: Path) -
 
 def test_gptnt_run_takes_its_players_from_the_players_section(tmp_path: Path) -> None:
     yaml = tmp_path / "run.yaml"
-    yaml.write_text("players:\n  defuser: random\n  expert: idle\n")
+    yaml.write_text("players:\n  defuser: random\n  expert: idle\ngame:\n  rule_seed: 2\n")
     out = tmp_path / "runs"
     argv = [*GPTNT, "run", "--mission", "Wires-234", "--mode", "sync", "--launch", "task",
             "--quiet", "--config", str(yaml), "--out", str(out)]  # fmt: skip
     done = _run([*argv, "--expert", "oracle"])  # the flag beats the file
     assert done.returncode == 0, done.stderr
     (episode,) = out.glob("*/episodes/*")
-    players = {p.role: p.policy for p in read_summary(episode).players}
-    assert players == {"defuser": "random", "expert": "oracle"}
+    summary = read_summary(episode)
+    assert {p.role: p.policy for p in summary.players} == {"defuser": "random", "expert": "oracle"}
+    assert summary.rule_seed == 2  # game.rule_seed from the file reaches the game
     bad = _run(argv, {"GPTNT_PLAYERS_DEFUSER": "nobody"})
     assert bad.returncode == 2
     assert bad.stderr.startswith("error: env GPTNT_PLAYERS_DEFUSER: players.defuser 'nobody': ")
