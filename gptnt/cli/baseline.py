@@ -79,7 +79,7 @@ def baseline_random(
         f"Random Defuser: {len(specs)} episodes ({len(missions)} missions × {repeats}) on "
         f"{workers} worker(s); records in {run_dir}"
     )
-    progress = _Progress(len(specs), console)
+    progress = _Progress(len(specs))
     started = time.perf_counter()
     summaries = play_baseline(specs, run_dir, workers=workers, on_done=progress.tick)
     elapsed = time.perf_counter() - started
@@ -132,8 +132,8 @@ def _mission_table(by_mission):  # type: ignore[no-untyped-def]
 class _Progress:
     """A live bar on a terminal; when piped, one plain line per tenth of the work."""
 
-    def __init__(self, total: int, console) -> None:  # type: ignore[no-untyped-def]
-        self.total, self.done, self._console = total, 0, console
+    def __init__(self, total: int) -> None:
+        self.total, self.done = total, 0
         self._tty = sys.stdout.isatty()
         self._next = max(1, total // 10)
 

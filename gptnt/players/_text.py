@@ -15,8 +15,6 @@ OUTPUT_CAP_CHARS = 50_000
 """Characters of one reply kept in the conversation and the record (about 12,500 tokens, over
 ten times the paper's 1,000-token output cap, so only a runaway answer is ever cut)."""
 
-REPLACEMENT = "\ufffd"
-
 
 def scrub(text: str) -> str:
     """``text`` with surrogate pairs joined and lone surrogates replaced by U+FFFD."""

@@ -220,8 +220,6 @@ class Conversation:
         self._turns: list[_Turn] = []
         self._first_kept = 0
         self._pending: _Turn | None = None
-        self.truncations = 0
-        """How many times old turns were dropped (each time possibly several)."""
         self.scale = 1.0
         """Measured ÷ estimated input tokens of the last request (≥ 1), see ``calibrate``."""
         self._last_estimate = 0
@@ -300,7 +298,6 @@ class Conversation:
         while self._first_kept < len(self._turns) and total * self.scale > target:
             total -= sizes[self._first_kept]
             self._first_kept += 1
-        self.truncations += 1
         if total * self.scale > budget:
             self._pending = None
             raise ContextBudgetError(

@@ -100,11 +100,6 @@ class ModuleBase(WireModel):
     is_solved: bool = False
     in_focus: bool = False
 
-    @property
-    def module_location(self) -> int:
-        """GPTNT's derived slot id: index + 6 on the front face, index on the back."""
-        return self.index + 6 if self.on_front else self.index
-
 
 class Wire(WireModel):
     position: int = Field(ge=0, le=5)

@@ -68,9 +68,6 @@ class Edgework:
     def lit(self, label: str) -> bool:
         return any(i.label == label and i.lit for i in self.indicators)
 
-    def unlit(self, label: str) -> bool:
-        return any(i.label == label and not i.lit for i in self.indicators)
-
     def has_port(self, port: str) -> bool:
         return any(port in plate for plate in self.port_plates)
 

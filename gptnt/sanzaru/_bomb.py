@@ -32,15 +32,6 @@ Family = Literal["base", "carving", "flashing", "flashback", "shuffle", "haystac
 FAMILIES: tuple[Family, ...] = (
     "base", "carving", "flashing", "flashback", "shuffle", "haystack", "bait",
 )  # fmt: skip
-ABILITIES = {
-    "base": "Relay",
-    "carving": "Grounding",
-    "flashing": "Timing",
-    "flashback": "Memory",
-    "shuffle": "Staleness",
-    "haystack": "Triage",
-    "bait": "Restraint",
-}
 
 
 @dataclass(frozen=True)

@@ -115,9 +115,13 @@ async def test_the_missions_time_step_reaches_the_sync_loop(
 
 
 def test_a_model_players_prompt_states_the_missions_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gptnt.players.backends import OFFLINE_ENV
     from gptnt.players.seats import build_policy, resolve_seat
 
-    monkeypatch.setenv("OPENAI_API_KEY", "not-used")  # the policy is built, never called
+    # The policy is built, never called: a fake key, and the suite's loopback-only guard lifted
+    # (it refuses the shipped config's real host as soon as a backend is built).
+    monkeypatch.setenv("OPENAI_API_KEY", "not-used")
+    monkeypatch.delenv(OFFLINE_ENV)
     choice = resolve_seat("defuser", "gpt-5-2")
     policy = build_policy(choice, mode="sync", seed=0, step_seconds=1.0)
     system = str(policy.conversation.system)  # type: ignore[attr-defined]

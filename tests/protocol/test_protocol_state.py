@@ -76,7 +76,7 @@ def test_wires_keep_null_slots(camel: BombState) -> None:
         None,
         "yellow",
     ]
-    assert wires.wires[2].is_cut and wires.in_focus and wires.module_location == 6
+    assert wires.wires[2].is_cut and wires.in_focus and wires.on_front and wires.index == 0
 
 
 def test_button_keypad_simon(camel: BombState) -> None:
@@ -98,7 +98,7 @@ def test_whos_on_first_empty_display_is_valid(camel: BombState) -> None:
 def test_memory_numbers_are_coerced_from_strings(camel: BombState) -> None:
     memory = _module(camel, MemoryModule)
     assert memory.display_number == 3 and memory.button_numbers == [4, 1, 3, 2]
-    assert memory.module_location == 0  # back face, index 0
+    assert not memory.on_front and memory.index == 0  # back face, index 0
     wire = memory.to_wire()
     assert wire["displayNumber"] == "3" and wire["buttonNumbers"] == ["4", "1", "3", "2"]
 

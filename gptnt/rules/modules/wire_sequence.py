@@ -34,10 +34,6 @@ class WireSequenceRules:
         """Whether the ``occurrence``-th (1-based) wire of ``color`` to ``letter`` is cut."""
         return letter in dict(self.cut_letters)[color][occurrence - 1]
 
-    @property
-    def max_per_color(self) -> int:
-        return min(len(letters) for _, letters in self.cut_letters)
-
 
 V1 = WireSequenceRules(
     cut_letters=(

@@ -26,7 +26,6 @@ class _Query:
     colored: bool
     feeds: bool  # its colour may become the solution's colour
     extras: tuple[str, ...]  # solution kinds it offers
-    first_only: bool = False  # allowed as a rule's first condition
     later_only: bool = False  # allowed only as the second condition
 
 
