@@ -134,6 +134,11 @@ def _selection(players: str | None, only: str | None, modes: str | None, repeats
         raise ConfigError(
             f"--players or --defuser/--expert, not both ({layered.named('players.defuser')})"
         )
+    if defuser is not None and expert is not None:  # an unknown player, named by its layer
+        from gptnt.players.seats import resolve_seat
+
+        for role, ref in (("defuser", defuser), ("expert", expert)):
+            resolve_seat(role, ref, read_manual=False, name=layered.named(f"players.{role}"))  # type: ignore[arg-type]
 
     def items(text: str | None) -> list[str]:
         return [t.strip() for t in (text or "").split(",") if t.strip()]

@@ -21,6 +21,7 @@ from gptnt.cli.run import RUN_SETTINGS
 from gptnt.cli.suite import SUITE_SETTINGS, WORKER_SETTINGS, _selection
 from gptnt.config import ONE_EPISODE_LAUNCH, SUITE_LAUNCH, Config, load_config
 from gptnt.errors import ConfigError
+from gptnt.players.backends import OFFLINE_ENV
 from gptnt.records import Ledger, read_summary
 from services.bus import EmbeddedRedis
 from services.manager import EpisodeSettings
@@ -28,7 +29,8 @@ from services.manager._queue import GROUP, QUEUE
 
 GPTNT = [sys.executable, "-c", "from gptnt.cli import main; main()"]
 MANAGER = [sys.executable, "-m", "services.manager"]
-CLEAN = {k: v for k, v in os.environ.items() if not k.startswith("GPTNT_")}
+# No setting from this machine's environment; the paid-API guard kept (scripted players only).
+CLEAN = {k: v for k, v in os.environ.items() if not k.startswith("GPTNT_")} | {OFFLINE_ENV: "1"}
 
 
 def _run(argv: list[str], env: dict[str, str] | None = None, **kw: object):  # type: ignore[no-untyped-def]
@@ -74,6 +76,8 @@ def test_a_suites_players_come_from_the_layers_only_when_set(tmp_path: Path) -> 
     assert selection("", {"GPTNT_GAME_RULE_SEED": "2"}, {}).rule_seeds == [2]  # else the suite's
     with pytest.raises(ConfigError, match=r"^env GPTNT_PLAYERS_EXPERT: players\.expert: --defuser"):
         selection("", env, {})
+    with pytest.raises(ConfigError, match=r"^env GPTNT_PLAYERS_DEFUSER: players\.defuser 'nobody'"):
+        selection("players:\n  expert: idle\n", {"GPTNT_PLAYERS_DEFUSER": "nobody"}, {})
 
 
 def test_every_settings_option_names_its_key_and_its_one_default() -> None:
