@@ -29,14 +29,13 @@ import signal
 import subprocess
 import sys
 import threading
-import time
+from collections.abc import Callable
 from pathlib import Path
 
 from services.bus import Service
 from services.bus._server import TERMINATE_GRACE_S, die_with_parent
 
 _SPAWN_S = 30.0  # wall seconds a fork request may take
-_POLL_S = 0.01
 
 # What the forked services import: loaded once, in the server, before any fork.
 WARM_MODULES = (
@@ -150,7 +149,8 @@ def serve() -> None:
 
 class WarmServer:
     """The manager's end: start services, learn when they exit. One per manager process; a
-    thread reads the server's replies, so it serves any event loop of this process."""
+    thread reads the server's replies, so it serves any event loop of this process, and wakes
+    the coroutines waiting for them as each line arrives (no polling)."""
 
     def __init__(self) -> None:
         self._proc = subprocess.Popen(
@@ -165,6 +165,9 @@ class WarmServer:
         self._write = threading.Lock()
         self._replies: dict[int, int | str] = {}  # request id → pid, or the error
         self.exits: dict[int, int] = {}  # pid → exit code of every service that ended
+        self._ended = False  # the server's replies ended: it is gone
+        self._waiters: set[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = set()
+        self._waiters_lock = threading.Lock()
         threading.Thread(target=self._read, name="warm-server-replies", daemon=True).start()
 
     def _read(self) -> None:
@@ -175,10 +178,42 @@ class WarmServer:
                 self.exits[int(message["exit"])] = int(message["code"])
             else:
                 self._replies[int(message["id"])] = message.get("pid") or str(message["error"])
+            self._wake()
+        self._ended = True
+        self._wake()
+
+    def _wake(self) -> None:
+        """Tell every waiting coroutine, in whichever event loop, that something arrived."""
+        with self._waiters_lock:
+            waiters = list(self._waiters)
+        for loop, event in waiters:
+            with contextlib.suppress(RuntimeError):  # that loop has closed meanwhile
+                loop.call_soon_threadsafe(event.set)
+
+    async def _until(self, done: Callable[[], bool], timeout_s: float) -> bool:
+        """Wait until ``done()`` (checked again whenever the server says something), the
+        server is gone, or ``timeout_s`` pass; ``done()`` then."""
+        loop = asyncio.get_running_loop()
+        waiter = (loop, asyncio.Event())
+        deadline = loop.time() + timeout_s
+        with self._waiters_lock:
+            self._waiters.add(waiter)
+        try:
+            while True:
+                waiter[1].clear()  # before the check: a line arriving after it sets the event
+                left = deadline - loop.time()
+                if done() or left <= 0 or not self.alive:
+                    return done()
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(left):
+                        await waiter[1].wait()
+        finally:
+            with self._waiters_lock:
+                self._waiters.discard(waiter)
 
     @property
     def alive(self) -> bool:
-        return self._proc.poll() is None
+        return not self._ended and self._proc.poll() is None
 
     async def spawn(self, module: str, args: list[str], env: dict[str, str], log: Path) -> int:
         """Fork one service; its pid (``OSError`` if the server cannot)."""
@@ -187,13 +222,13 @@ class WarmServer:
             self._next += 1
             ident = self._next
             request = {"id": ident, "module": module, "args": args, "env": env, "log": str(log)}
-            self._proc.stdin.write((json.dumps(request) + "\n").encode())
-            self._proc.stdin.flush()
-        deadline = time.monotonic() + _SPAWN_S
-        while ident not in self._replies:
-            if not self.alive or time.monotonic() > deadline:
-                raise OSError(f"the warm server did not start {module} within {_SPAWN_S:g} s")
-            await asyncio.sleep(_POLL_S)
+            try:
+                self._proc.stdin.write((json.dumps(request) + "\n").encode())
+                self._proc.stdin.flush()
+            except (OSError, ValueError):  # a broken or closed pipe: the server is gone
+                raise OSError(f"the warm server is gone; cannot start {module}") from None
+        if not await self._until(lambda: ident in self._replies, _SPAWN_S):
+            raise OSError(f"the warm server did not start {module} within {_SPAWN_S:g} s")
         reply = self._replies.pop(ident)
         if isinstance(reply, str):
             raise OSError(f"the warm server could not start {module}: {reply}")
@@ -201,9 +236,7 @@ class WarmServer:
 
     async def wait(self, pid: int, timeout_s: float) -> bool:
         """True once ``pid`` has exited (within ``timeout_s``)."""
-        deadline = time.monotonic() + timeout_s
-        while pid not in self.exits and time.monotonic() < deadline and self.alive:
-            await asyncio.sleep(_POLL_S)
+        await self._until(lambda: pid in self.exits, timeout_s)
         return pid in self.exits or not self.alive
 
     def close(self) -> None:
