@@ -15,7 +15,6 @@ Images are copied next to the page, so the folder works offline and can be zippe
 
 from __future__ import annotations
 
-import io
 import json
 import shutil
 from html import escape
@@ -25,6 +24,7 @@ import numpy as np
 from PIL import Image
 
 from gptnt.analysis._load import Episode
+from gptnt.protocol import encode_png
 from gptnt.records import TurnEvent, frame_path
 from gptnt.vision import build_marks
 
@@ -216,9 +216,7 @@ def recreate_marked(episode_dir: Path, t: TurnEvent) -> bytes | None:
     frame = _read(frame_path(episode_dir, t.frames[-1]))
     mask = _read(frame_path(episode_dir, t.mask))
     marks = build_marks(mask, frame, t.focused)  # type: ignore[arg-type]
-    buffer = io.BytesIO()
-    Image.fromarray(marks.draw(frame)).save(buffer, format="PNG")
-    return buffer.getvalue()
+    return encode_png(marks.draw(frame), compress_level=6)
 
 
 def _read(path: Path) -> np.ndarray:

@@ -12,16 +12,14 @@ image size. Captions say which image is which.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from PIL import Image
 
 from gptnt.players.actions import InteractionMethod
 from gptnt.players.conversation import Attachment
-from gptnt.protocol import KINDS, ModuleKind
+from gptnt.protocol import KINDS, ModuleKind, encode_png
 from gptnt.vision import MarkStyle, SetOfMarks, build_marks, resize
 
 MOTION_KINDS: frozenset[str] = frozenset(spec.name for spec in KINDS if spec.blinks)
@@ -112,6 +110,4 @@ def observe(
 
 
 def _png(image: np.ndarray, size: tuple[int, int]) -> bytes:
-    buffer = io.BytesIO()
-    Image.fromarray(resize(np.ascontiguousarray(image[..., :3]), size)).save(buffer, format="PNG")
-    return buffer.getvalue()
+    return encode_png(resize(np.ascontiguousarray(image[..., :3]), size), compress_level=6)

@@ -31,7 +31,7 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from gptnt.errors import MissionError
+from gptnt.errors import MissionError, first_problem
 from gptnt.missions import Mode, load_mission_file, mission_paths, missions_dir, unknown_name
 
 Pairings = Literal["self", "cross", "solo"]
@@ -64,12 +64,6 @@ class Suite(BaseModel):
         if any(s < 1 for s in self.rule_seeds):
             raise ValueError("rule_seeds are 1 or more (1 = the vanilla manual)")
         return self
-
-
-def _describe(err: ValidationError) -> str:
-    first = err.errors()[0]
-    where = ".".join(str(part) for part in first["loc"]) or "file"
-    return f"{where}: {first['msg'].removeprefix('Value error, ')}"
 
 
 def suites_dir(directory: Path | None = None) -> Path:
@@ -119,7 +113,7 @@ def _load(ref: str, directory: Path | None, seen: tuple[str, ...]) -> Suite:
     try:
         suite = Suite.model_validate(_read(path))
     except ValidationError as err:
-        raise MissionError(f"{path}: {_describe(err)}") from None
+        raise MissionError(f"{path}: {first_problem(err, whole='file')}") from None
     if path.parent == suites_dir(directory) and suite.name != path.stem:
         raise MissionError(f"{path}: name: {suite.name!r} must equal the file name {path.stem!r}")
     catalogue = mission_paths(Path(directory or missions_dir()))
