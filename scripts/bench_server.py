@@ -17,14 +17,14 @@ Without ``--url`` it starts ``gptnt sim serve`` on a free loopback port and stop
 from __future__ import annotations
 
 import argparse
-import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 import httpx
+from _bench import median_seconds
 
 from gptnt.protocol import Lifecycle
 from gptnt.protocol.client import LifecycleWait
@@ -87,34 +87,25 @@ def start_lit(http: httpx.Client) -> None:
         http.get("/timestep").raise_for_status()
 
 
-def median_seconds(call: Callable[[], object], rounds: int) -> float:
-    call()  # warm-up
-    samples = []
-    for _ in range(rounds):
-        begin = time.perf_counter()
-        call()
-        samples.append(time.perf_counter() - begin)
-    return statistics.median(samples)
-
-
 def run(url: str, rounds: int) -> None:
     with httpx.Client(base_url=url, timeout=120) as http:
         start_lit(http)
-        floor = median_seconds(lambda: http.get("/health"), rounds * 3)
+        floor = median_seconds(lambda: http.get("/health"), rounds * 3, warm_up=True)
 
         raw = http.get("/buffer").content
-        raw_s = median_seconds(lambda: http.get("/buffer").raise_for_status(), rounds)
+        raw_s = median_seconds(lambda: http.get("/buffer").raise_for_status(), rounds, warm_up=True)
         png = http.get("/buffer", params={"last": "2", "format": "png"}).content
         png_s = median_seconds(
             lambda: http.get("/buffer", params={"last": "2", "format": "png"}).raise_for_status(),
             rounds,
+            warm_up=True,
         )
 
         def sync_round() -> None:
             http.get("/timestep").raise_for_status()
             http.get("/state").raise_for_status()
 
-        round_s = median_seconds(sync_round, rounds)
+        round_s = median_seconds(sync_round, rounds, warm_up=True)
 
     frames = int.from_bytes(raw[1:5], "little")
     height, width = int.from_bytes(raw[5:9], "little"), int.from_bytes(raw[9:13], "little")

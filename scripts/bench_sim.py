@@ -16,11 +16,9 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
-import time
-from collections.abc import Callable
 
 import numpy as np
+from _bench import median_seconds
 
 from gptnt.protocol import MODULE_KINDS
 from gptnt.rules.ruleset import V1
@@ -30,15 +28,6 @@ from gptnt.sim.render.compositor import Compositor, Scene
 from gptnt.sim.selfcheck import check_module
 
 FLOOR_DRAWS = 10_000
-
-
-def median_seconds(run: Callable[[], object], repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def draw_floor(repeats: int) -> float:

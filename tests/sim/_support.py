@@ -66,6 +66,11 @@ def random_serial(rng: random.Random) -> str:
     )
 
 
+def random_edgework(rng: random.Random) -> Edgework:
+    """A random serial and zero to two single-battery holders (what Maze and Morse ignore)."""
+    return Edgework(serial=random_serial(rng), battery_holders=(1,) * rng.randrange(3))
+
+
 def generated(engine_class: type[E], rng: random.Random, bomb: FakeBomb, slot: Slot) -> E:
     """An engine drawn by ``engine_class.generate`` under the v1 rules."""
     engine = engine_class.generate(rng, rules=V1, bomb=bomb, slot=slot)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from _support import FakeBomb, follow_the_oracle, generated, random_serial
+from _support import FakeBomb, follow_the_oracle, generated, random_edgework
 
 from gptnt.protocol import MazeModule
 from gptnt.rules._edgework import Edgework
@@ -13,10 +13,6 @@ from gptnt.rules.modules import maze as rules_file
 from gptnt.rules.ruleset import V1
 from gptnt.sim.modules._base import Slot
 from gptnt.sim.modules.maze import ENGINE, MazeEngine
-
-
-def random_edgework(rng: random.Random) -> Edgework:
-    return Edgework(serial=random_serial(rng), battery_holders=(1,) * rng.randrange(3))
 
 
 def new(seed: int, bomb: FakeBomb | None = None) -> MazeEngine:

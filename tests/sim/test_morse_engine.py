@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from _support import FakeBomb, follow_the_oracle, generated, random_serial
+from _support import FakeBomb, follow_the_oracle, generated, random_edgework
 
 from gptnt.protocol import MorseModule
 from gptnt.rules._edgework import Edgework
@@ -12,10 +12,6 @@ from gptnt.rules.modules import morse as rules_file
 from gptnt.rules.ruleset import V1
 from gptnt.sim.modules._base import Slot
 from gptnt.sim.modules.morse import ENGINE, MorseEngine, MorseTiming, signal
-
-
-def random_edgework(rng: random.Random) -> Edgework:
-    return Edgework(serial=random_serial(rng), battery_holders=(1,) * rng.randrange(3))
 
 
 def new(seed: int) -> MorseEngine:
