@@ -15,6 +15,7 @@ from typing import Literal
 
 from gptnt.analysis._load import Episode, Run
 from gptnt.errors import ConfigError
+from gptnt.protocol import ROLES
 from gptnt.records import PlayerInfo, TurnEvent, write_atomic
 
 Format = Literal["parquet", "csv"]
@@ -34,7 +35,7 @@ EPISODE_COLUMNS: tuple[tuple[str, ColumnType], ...] = (
     ("run", "string"), ("episode_id", "string"), ("episode_key", "string"), ("attempt", "int"),
     ("attempts", "int"), ("status", "string"), ("scored", "bool"), ("mission_id", "string"),
     ("mode", "string"),
-    *((f"{role}{'_' + name if name else ''}", t) for role in ("defuser", "expert") for name, t in _PLAYER),
+    *((f"{role}{'_' + name if name else ''}", t) for role in ROLES for name, t in _PLAYER),
     ("harness_version", "string"), ("harness_commit", "string"), ("schema_version", "int"),
     ("outcome", "string"), ("reason", "string"), ("modules", "int"), ("modules_solved", "int"),
     ("module_kinds", "string"), ("strikes", "int"), ("time_limit_s", "float"),

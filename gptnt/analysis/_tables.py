@@ -18,6 +18,7 @@ import numpy as np
 from gptnt.analysis._load import Episode
 from gptnt.analysis._stats import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, Mean, Rate, mean
 from gptnt.analysis._table import Table
+from gptnt.protocol import ROLES
 from gptnt.records import TurnEvent
 
 ICONS = {"solved": "✅", "timeout": "⏰", "strikeout": "💥", "crashed": "⚠️", "interrupted": "⏸️"}
@@ -215,7 +216,7 @@ def crossplay(episodes: Sequence[Episode]) -> Table:
 def marginals(episodes: Sequence[Episode]) -> Table:
     """Section 7.1: each player's success rate in a role, over all its partners."""
     rows = []
-    for role in ("defuser", "expert"):
+    for role in ROLES:
         other = "expert" if role == "defuser" else "defuser"
         key = lambda e, r=role: (getattr(e, r) + e.condition, e.mode)
         for (player, mode), group in _group(episodes, key).items():
@@ -235,7 +236,7 @@ def communication(episodes: Sequence[Episode]) -> Table:
     """Section 7.2: how much each role talks."""
     rows = []
     for (pairing, mode), group in _group(episodes, lambda e: (e.pairing, e.mode)).items():
-        for role in ("defuser", "expert"):
+        for role in ROLES:
             per_turn, per_minute, words = [], [], []
             sent = turns = 0
             for e in group:
@@ -313,7 +314,7 @@ def action_phases(episodes: Sequence[Episode]) -> Table:
     for e in episodes:
         if not e.scored:
             continue
-        for role in ("defuser", "expert"):
+        for role in ROLES:
             mine = [t for t in e.turns if t.role == role]
             player = (e.defuser if role == "defuser" else e.expert) + e.condition
             for i, t in enumerate(mine):
@@ -451,7 +452,7 @@ def localisation(episodes: Sequence[Episode]) -> Table:
     repairs and skipped turns, for model players."""
     rows = []
     for (pairing, mode), group in _group(episodes, lambda e: (e.pairing, e.mode)).items():
-        for role in ("defuser", "expert"):
+        for role in ROLES:
             if not any((p := e.player(role)) and p.kind == "model" for e in group):
                 continue
             turns = [t for e in group for t in e.turns if t.role == role]
@@ -476,7 +477,7 @@ def localisation(episodes: Sequence[Episode]) -> Table:
 def tokens(episodes: Sequence[Episode]) -> Table:
     rows = []
     for (pairing, mode), group in _group(episodes, lambda e: (e.pairing, e.mode)).items():
-        for role in ("defuser", "expert"):
+        for role in ROLES:
             turns = [t for e in group for t in e.turns if t.role == role]
             if not turns:
                 continue
@@ -510,7 +511,7 @@ def timing(episodes: Sequence[Episode]) -> Table:
             seen = [t.seconds_remaining for t in e.turns
                     if t.role == "defuser" and t.seconds_remaining is not None]  # fmt: skip
             clock += [a - b for a, b in itertools.pairwise(seen)]
-        for role in ("defuser", "expert"):
+        for role in ROLES:
             latency = [t.latency_s for e in group for t in e.turns if t.role == role]
             if latency:
                 rows.append((pairing, mode, role, mean(latency, 3),

@@ -31,6 +31,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from gptnt.protocol import ROLES
+
 CASSETTE_VERSION = 1
 
 
@@ -422,7 +424,7 @@ def write_player_configs(folder: Path, url: str, *, tokens_per_image: int = 424)
     """
     folder.mkdir(parents=True, exist_ok=True)
     paths = {}
-    for role in ("defuser", "expert"):
+    for role in ROLES:
         path = folder / f"fake-{role}.yaml"
         path.write_text(
             f"model: vllm:fake-{role}\nbase_url: {url}\nimage_size: [640, 480]\n"

@@ -15,16 +15,15 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from string import Template
-from typing import Literal
+from typing import Literal, get_args
 
 from gptnt.errors import ConfigError
 from gptnt.players.actions import SCALED_MAX, ActionKindName, Interaction, InteractionMethod
-from gptnt.protocol import Mode
+from gptnt.protocol import MODES, Mode
 
 Seat = Literal["defuser", "expert", "solo", "solo-no-manual"]
 
-SEATS: tuple[Seat, ...] = ("defuser", "expert", "solo", "solo-no-manual")
-MODES: tuple[Mode, ...] = ("sync", "async")
+SEATS: tuple[Seat, ...] = get_args(Seat)
 
 ACTORS: frozenset[Seat] = frozenset({"defuser", "solo", "solo-no-manual"})
 """Seats that handle the bomb (and see it)."""

@@ -48,7 +48,7 @@ from gptnt.protocol._kinds import (
     kind_title,
 )
 from gptnt.protocol._mission import ComponentName, Lifecycle, MissionConfig, NeedyKind
-from gptnt.protocol._play import GameOutcome, Mode, Role
+from gptnt.protocol._play import MODES, ROLES, GameOutcome, Mode, Role
 from gptnt.protocol._query import parse_float, parse_int
 from gptnt.protocol._state import (
     KEYPAD_SYMBOLS,
@@ -97,8 +97,10 @@ __all__ = [
     "KINDS",
     "KINDS_BY_NAME",
     "MODEL_ACTIONS",
+    "MODES",
     "MODULE_KINDS",
     "PNG_MAGIC",
+    "ROLES",
     "UNLOCATED_ACTIONS",
     "ActionKind",
     "BatteryWidget",

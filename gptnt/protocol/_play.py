@@ -8,14 +8,16 @@ name it ``EpisodeOutcome``.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 Mode = Literal["sync", "async"]
 """How the bomb clock runs: ``sync`` pauses it while models think and steps it by a fixed game
 time per Defuser turn (``/timestep``); ``async`` lets it run in real time."""
+MODES: tuple[Mode, ...] = get_args(Mode)
 
 Role = Literal["defuser", "expert"]
 """The Defuser sees the bomb and acts on it; the Expert reads the manual and can only talk."""
+ROLES: tuple[Role, ...] = get_args(Role)
 
 GameOutcome = Literal["solved", "strikeout", "timeout", "detonated"]
 """How a bomb ended: every module solved, the last strike, the timer at zero, or ``/detonate``."""

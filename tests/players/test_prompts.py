@@ -12,7 +12,6 @@ from gptnt.players.actions import Interaction
 from gptnt.players.prompts import (
     ACTORS,
     COMPONENTS,
-    MODES,
     PROMPTS_DIR,
     SEATS,
     TALKERS,
@@ -21,6 +20,7 @@ from gptnt.players.prompts import (
     components,
     system_prompt,
 )
+from gptnt.protocol import MODES
 
 INTERACTIONS = [
     Interaction("set-of-marks"),
