@@ -37,18 +37,29 @@ from services.bus._server import TERMINATE_GRACE_S, die_with_parent
 
 _SPAWN_S = 30.0  # wall seconds a fork request may take
 
-# What the forked services import: loaded once, in the server, before any fork.
+# What the forked services import: loaded once, in the server, before any fork. Beyond the
+# entry points, what they import only on first use (the in-process simulator's server and its
+# HTTP stack, the rule-seed tables, the image plugins PIL loads on its first decode, the masked
+# arrays numpy loads on the first median), else paid again in every episode's child.
 WARM_MODULES = (
     "services.game.__main__",
     "services.player.__main__",
     "gptnt.sim",
     "gptnt.sim.render",
+    "gptnt.sim.server",
+    "gptnt.rules.ruleseed",
     "gptnt.vision",
     "gptnt.players.model",
     "gptnt.players.backends",
     "pydantic_ai",
     "pydantic_ai.direct",
+    "anyio._backends._asyncio",
+    "numpy.ma",
+    *(f"PIL.{name}ImagePlugin" for name in ("Bmp", "Gif", "Jpeg", "Ppm", "Png")),
 )
+# Packages whose every module is loaded too: the module engines and their renderers, each
+# imported on first use of its kind.
+WARM_PACKAGES = ("gptnt.sim.modules", "gptnt.sim.render.modules")
 
 
 # ----------------------------------------------------------------------------- server side
@@ -57,11 +68,15 @@ WARM_MODULES = (
 def serve() -> None:
     """The server's main loop (runs in the server process; see the module docstring)."""
     import importlib
+    import pkgutil
     import runpy
 
     for name in WARM_MODULES:
         with contextlib.suppress(ImportError):  # an optional extra that is not installed
             importlib.import_module(name)
+    for package in WARM_PACKAGES:
+        for found in pkgutil.iter_modules(importlib.import_module(package).__path__):
+            importlib.import_module(f"{package}.{found.name}")
     requests = sys.stdin.buffer
     replies = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)
     wake_r, wake_w = os.pipe()
