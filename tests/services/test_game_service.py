@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 import uvicorn
 from pydantic import TypeAdapter
+from starlette.types import ASGIApp
 
 from gptnt.config import GameConfig
 from gptnt.errors import RemoteError
@@ -22,6 +23,7 @@ from gptnt.missions import get_mission
 from gptnt.protocol import GameAction, Lifecycle, decode_png
 from gptnt.protocol.client import EXTENSIONS_HEADER, FAST_FORWARD
 from gptnt.sim.game import Game
+from gptnt.sim.recording import create_stub_app, read_recording
 from gptnt.sim.server import create_app
 from services.bus import EventStream, GameKeys, RpcClient, connect, create_users, free_port
 from services.game import GameService, api
@@ -97,7 +99,7 @@ class _SeenSim:
 
 
 @contextlib.contextmanager
-def _served(app: _SeenSim) -> Iterator[str]:
+def _served(app: ASGIApp) -> Iterator[str]:
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
     thread = threading.Thread(target=server.run, daemon=True)
@@ -154,6 +156,27 @@ async def test_fast_forward_and_the_real_time_startup_reach_the_same_bomb(
         assert fast_png is not None and slow_png is not None
         fast_image, slow_image = (decode_png(base64.b64decode(p)) for p in (fast_png, slow_png))
         assert (fast_image == slow_image).all()
+
+
+async def test_a_fast_forwarded_startup_replays_from_its_recording(
+    admin, redis_admin_url, tmp_path
+) -> None:
+    """A recording of the fast path holds its ``/fastforward`` calls and the header that offered
+    them, so the recorded-game stub replays the same startup to the same statuses."""
+    path = tmp_path / "startup.gptnt-rec.zip"
+
+    async def play(config: GameConfig) -> tuple[api.Status, api.Status]:
+        async with _serving(admin, GameKeys(uuid.uuid4().hex[:8]), redis_admin_url, config) as rpc:
+            lit = await _started(rpc)
+            stepped = await rpc.call("game", api.TIMESTEP, api.Empty(), api.Status, timeout_s=10)
+        return lit, stepped
+
+    recorded = await play(GameConfig(width=320, height=240, record=path))
+    assert recorded[0].seconds_remaining == get_mission("Wires-234").config.time_limit
+    assert any(e.target.startswith("/fastforward") for e in read_recording(path).exchanges)
+    with _served(create_stub_app(read_recording(path))) as url:
+        replayed = await play(GameConfig(backend=url, width=320, height=240))
+    assert replayed == recorded
 
 
 async def test_observation_carries_only_what_is_asked(game: RpcClient, admin, keys) -> None:
