@@ -4,7 +4,7 @@ Localisation, contamination probes)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, get_args
 
 import typer
 
@@ -107,6 +107,7 @@ def run(
     from gptnt.diagnostics import ModelAnswerer, RandomAnswerer, TruthAnswerer, read_dataset
     from gptnt.diagnostics import run as run_dataset
     from gptnt.errors import ConfigError
+    from gptnt.players.actions import InteractionMethod
 
     manifest, questions = read_dataset(dataset)
     coordinates = "absolute"
@@ -127,8 +128,9 @@ def run(
         answerer = ModelAnswerer(config, manual_pages=pages)
         method = paradigm or config.interaction
         coordinates = config.coordinates
-    if method not in ("set-of-marks", "coordinates"):
-        raise ConfigError(f"--paradigm {method!r}: use set-of-marks or coordinates")
+    methods = get_args(InteractionMethod)
+    if method not in methods:
+        raise ConfigError(f"--paradigm {method!r}: use {' or '.join(methods)}")
     slug = "".join(c if c.isalnum() or c in "-_" else "-" for c in player)
     out = out or dataset.parent / "results" / f"{manifest.identity}--{slug}--{method}"
     console = make_console(stderr=True)

@@ -15,7 +15,7 @@ import re
 import string
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Protocol
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
@@ -23,8 +23,8 @@ from pydantic import BaseModel, ConfigDict
 from gptnt.diagnostics._dataset import Manifest, Question, option_letter, read_dataset
 from gptnt.diagnostics.localisation import AMBIGUOUS, NONE, score_point, to_pixel
 from gptnt.errors import ConfigError
+from gptnt.players.actions import InteractionMethod
 
-Paradigm = Literal["set-of-marks", "coordinates"]
 PROMPTS = Path(__file__).resolve().parents[2] / "prompts" / "diag"
 _ANSWER = re.compile(r"<answer>\s*(.*?)\s*</answer>", re.DOTALL | re.IGNORECASE)
 _POINT = re.compile(r"(-?\d+(?:\.\d+)?)\s*[, ]\s*(-?\d+(?:\.\d+)?)")
@@ -39,7 +39,7 @@ class RunSpec(BaseModel):
     """The dataset's identity (``Manifest.identity``)."""
     task: str
     answerer: str
-    paradigm: Paradigm = "set-of-marks"
+    paradigm: InteractionMethod = "set-of-marks"
     coordinates: str = "absolute"
     manual: bool = True
 

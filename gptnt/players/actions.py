@@ -16,8 +16,6 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from gptnt.players.feedback import Issue
-
-# From the submodule: the package root also exports the game client, which players never import.
 from gptnt.protocol import MODEL_ACTIONS, GameAction, ModelActionName
 from gptnt.vision import SetOfMarks
 
@@ -25,7 +23,7 @@ ActionKindName = Literal["interact_game", "send_message", "do_nothing"]
 InteractionMethod = Literal["set-of-marks", "coordinates"]
 CoordinateSystem = Literal["absolute", "scaled", "relative"]
 
-LOCATED_ACTIONS: frozenset[str] = frozenset({"click_release", "hold"})
+LOCATED_ACTIONS: frozenset[str] = frozenset(n for n, k in MODEL_ACTIONS.items() if k.needs_point)
 """Actions that need a location; every other action takes none."""
 
 SCALED_MAX = 1000
