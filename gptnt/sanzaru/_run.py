@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from gptnt.records import write_atomic
 from gptnt.sanzaru._bomb import Variant, generate, variant, variants
 from gptnt.sanzaru._coding import code_loss
 from gptnt.sanzaru._game import Episode, SanzaruOutcome, SanzaruRole
@@ -134,10 +133,7 @@ def _write(folder: Path, events: list[dict[str, Any]], summary: Summary) -> None
 
 def write_summary(folder: Path, summary: Summary) -> None:
     """``summary.json``, written atomically (last, so a summary means the episode is over)."""
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".summary.")
-    with os.fdopen(fd, "w") as f:
-        f.write(summary.model_dump_json(indent=2))
-    os.replace(tmp, folder / "summary.json")
+    write_atomic(folder / "summary.json", summary.model_dump_json(indent=2).encode())
 
 
 async def suite(
