@@ -23,14 +23,13 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from gptnt.errors import MissionError, first_problem
-from gptnt.protocol import MODULE_KINDS, MissionConfig, Mode, kind_title
+from gptnt.protocol import MODULE_KINDS, MissionConfig, kind_title
 
 __all__ = [
     "DEFAULT_MISSIONS_DIR",
     "MISSIONS_DIR_ENV",
     "Mission",
     "MissionKind",
-    "Mode",
     "get_mission",
     "load_mission_file",
     "load_missions",

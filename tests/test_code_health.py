@@ -110,3 +110,19 @@ def test_no_vocabulary_is_defined_twice() -> None:
     assert not misplaced, misplaced
     twice = {name: paths for name, paths in aliases.items() if len(paths) > 1}
     assert not twice, twice
+
+
+def test_the_shared_words_are_imported_from_the_protocol() -> None:
+    """``Mode``, ``Role``, ``GameOutcome`` and their value lists reach every layer from
+    ``gptnt.protocol`` itself, not re-exported by a package that happens to use them."""
+    words = {"Mode", "Role", "GameOutcome", "MODES", "ROLES"}
+    offenders = []
+    for path, tree in _modules("gptnt", "services", "tests", "scripts"):
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ImportFrom) or node.level or node.module is None:
+                continue
+            if node.module.startswith("gptnt.protocol"):
+                continue
+            names = words & {alias.name for alias in node.names}
+            offenders += [f"{path}:{node.lineno}: {name} from {node.module}" for name in names]
+    assert not offenders, offenders

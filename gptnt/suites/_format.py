@@ -32,7 +32,8 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from gptnt.errors import MissionError, first_problem
-from gptnt.missions import Mode, load_mission_file, mission_paths, missions_dir, unknown_name
+from gptnt.missions import load_mission_file, mission_paths, missions_dir, unknown_name
+from gptnt.protocol import Mode
 
 Pairings = Literal["self", "cross", "solo"]
 SUFFIXES = (".json", ".yaml", ".yml")

@@ -15,7 +15,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from gptnt.errors import ConfigError
-from gptnt.missions import Mission, Mode, get_mission
+from gptnt.missions import Mission, get_mission
+from gptnt.protocol import Mode
 from gptnt.suites._format import Suite
 
 Condition = Literal["self-play", "other-play", "solo", "solo-no-manual"]

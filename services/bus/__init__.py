@@ -15,7 +15,7 @@ from services.bus._deadline import REDIS_CALL_S, REDIS_DOWN, redis_lost, within
 from services.bus._events import EventStream
 from services.bus._heartbeat import Heartbeat, HeartbeatSender, read_heartbeat, wait_ready
 from services.bus._inbox import Inbox, Message
-from services.bus._keys import GameKeys, Role, Service
+from services.bus._keys import GameKeys, Service
 from services.bus._rpc import RpcClient, RpcServer
 from services.bus._server import ENV_URL, EmbeddedRedis, connect, free_port, redis_url
 
@@ -31,7 +31,6 @@ __all__ = [
     "HeartbeatSender",
     "Inbox",
     "Message",
-    "Role",
     "RpcClient",
     "RpcServer",
     "Service",

@@ -13,8 +13,9 @@ from typing import Literal
 import redis.asyncio as aioredis
 from pydantic import BaseModel
 
+from gptnt.protocol import Role
 from services.bus._deadline import REDIS_CALL_S, within
-from services.bus._keys import GameKeys, Role
+from services.bus._keys import GameKeys
 
 
 class Message(BaseModel):

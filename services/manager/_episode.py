@@ -35,7 +35,7 @@ from gptnt.errors import BusError, DeadlineExceeded, EpisodeError, GptntError
 from gptnt.missions import Mission, get_mission
 from gptnt.players.config import PlayerConfig
 from gptnt.players.seats import SeatChoice, prompt_hash
-from gptnt.protocol import BombState
+from gptnt.protocol import BombState, Role
 from gptnt.records import (
     Conditions,
     EpisodeEnded,
@@ -62,7 +62,6 @@ from services.bus import (
     REDIS_DOWN,
     EventStream,
     GameKeys,
-    Role,
     RpcClient,
     Service,
     connect,

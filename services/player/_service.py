@@ -18,8 +18,8 @@ import redis.asyncio as aioredis
 from gptnt.errors import RemoteError
 from gptnt.players.seats import build_policy
 from gptnt.players.turn import Player, Sight, Transport, play_turn
-from gptnt.protocol import GameAction
-from services.bus import GameKeys, HeartbeatSender, Inbox, Role, RpcClient, RpcServer
+from gptnt.protocol import GameAction, Role
+from services.bus import GameKeys, HeartbeatSender, Inbox, RpcClient, RpcServer
 from services.game import api as game_api
 from services.player import api
 
