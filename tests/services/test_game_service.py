@@ -9,7 +9,6 @@ import base64
 import contextlib
 import threading
 import time
-import uuid
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
@@ -115,7 +114,7 @@ def _served(app: ASGIApp) -> Iterator[str]:
 
 
 async def test_fast_forward_and_the_real_time_startup_reach_the_same_bomb(
-    admin, redis_admin_url
+    admin, redis_admin_url, new_game
 ) -> None:
     """With the extension the game service skips the startup's waits; without it (the mod's
     path) it runs the clock at time scale 1 until LightsOn and pauses, a poll's overshoot late.
@@ -125,7 +124,7 @@ async def test_fast_forward_and_the_real_time_startup_reach_the_same_bomb(
     seen: dict[bool, tuple[api.Status, api.Observation, list[str]]] = {}
     for fast in (True, False):
         sim = _SeenSim(fast_forward=fast)
-        keys = GameKeys(uuid.uuid4().hex[:8])
+        keys = new_game()
         with _served(sim) as url:
             config = GameConfig(backend=url, width=320, height=240)
             async with _serving(admin, keys, redis_admin_url, config) as rpc:
@@ -159,14 +158,14 @@ async def test_fast_forward_and_the_real_time_startup_reach_the_same_bomb(
 
 
 async def test_a_fast_forwarded_startup_replays_from_its_recording(
-    admin, redis_admin_url, tmp_path
+    admin, redis_admin_url, new_game, tmp_path
 ) -> None:
     """A recording of the fast path holds its ``/fastforward`` calls and the header that offered
     them, so the recorded-game stub replays the same startup to the same statuses."""
     path = tmp_path / "startup.gptnt-rec.zip"
 
     async def play(config: GameConfig) -> tuple[api.Status, api.Status]:
-        async with _serving(admin, GameKeys(uuid.uuid4().hex[:8]), redis_admin_url, config) as rpc:
+        async with _serving(admin, new_game(), redis_admin_url, config) as rpc:
             lit = await _started(rpc)
             stepped = await rpc.call("game", api.TIMESTEP, api.Empty(), api.Status, timeout_s=10)
         return lit, stepped
