@@ -19,13 +19,11 @@ and skip when the backend does not advertise them in ``X-Gptnt-Extensions``.
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 
 import httpx
 import pytest
+from child_server import GPTNT, child_server
 
 from services.bus import free_port
 
@@ -36,21 +34,6 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "sim_extension: needs an additive extension of ours (skipped when absent)"
     )
-
-
-def _wait_healthy(url: str, process: subprocess.Popen[bytes], deadline: float) -> None:
-    end = time.monotonic() + deadline
-    while time.monotonic() < end:
-        if process.poll() is not None:
-            err = process.stderr.read().decode(errors="replace") if process.stderr else ""
-            pytest.fail(f"`gptnt sim serve` exited with {process.returncode}: {err[-2000:]}")
-        try:
-            if httpx.get(f"{url}/health", timeout=1.0).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        time.sleep(0.1)
-    pytest.fail(f"`gptnt sim serve` did not answer /health at {url} within {deadline:g} s")
 
 
 _EXTERNAL = os.environ.get("GPTNT_GAME_URL")
@@ -64,24 +47,14 @@ def game_url(request: pytest.FixtureRequest) -> Iterator[str]:
         yield _EXTERNAL.rstrip("/")
         return
     port = free_port()
-    command = [sys.executable, "-c", "from gptnt.cli import main; main()"]
-    command += ["sim", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    command = [*GPTNT, "sim", "serve", "--host", "127.0.0.1", "--port", str(port)]
     if request.param == "mod":
         command += ["--status-codes", "mod", "--width", "320", "--height", "240"]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}"
     if request.param == "mod":
         MOD_STATUS_URLS.add(url)
-    try:
-        _wait_healthy(url, process, 30.0)
+    with child_server(command, url):
         yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
 
 
 @pytest.fixture(scope="session")

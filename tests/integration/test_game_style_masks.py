@@ -4,14 +4,12 @@ set-of-marks label per element, and every label's click point presses its own el
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 
 import httpx
 import numpy as np
 import pytest
+from child_server import GPTNT, child_server
 
 from gptnt.missions import get_mission
 from gptnt.protocol import Lifecycle, decode_buffer
@@ -23,22 +21,12 @@ from services.bus import free_port
 @pytest.fixture(scope="module")
 def http() -> Iterator[httpx.Client]:
     port = free_port()
-    command = [sys.executable, "-c", "from gptnt.cli import main; main()", "sim", "serve"]
-    command += ["--port", str(port), "--mask-style", "game"]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30.0)
-    try:
-        for _ in range(300):
-            try:
-                if client.get("/health").status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.1)
+    url = f"http://127.0.0.1:{port}"
+    with (
+        child_server([*GPTNT, "sim", "serve", "--port", str(port), "--mask-style", "game"], url),
+        httpx.Client(base_url=url, timeout=30.0) as client,
+    ):
         yield client
-    finally:
-        client.close()
-        process.terminate()
-        process.wait(10)
 
 
 def _wait(http: httpx.Client, state: str) -> None:

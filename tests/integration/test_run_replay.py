@@ -13,12 +13,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
+from child_server import child_server
 
 from services.bus import free_port
 
@@ -32,24 +31,9 @@ def stub_url() -> Iterator[str]:
     if not GPTNT.exists():
         pytest.skip(f"console script {GPTNT} not installed")
     port = free_port()
-    process = subprocess.Popen(
-        [str(GPTNT), "stub", "serve", str(RECORDING), "--port", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
     url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{url}/health", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.1)
+    with child_server([str(GPTNT), "stub", "serve", str(RECORDING), "--port", str(port)], url):
         yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
 
 def _run(mission: str, url: str, out: Path) -> subprocess.CompletedProcess[str]:

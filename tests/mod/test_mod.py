@@ -13,12 +13,12 @@ import shutil
 import struct
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
+from child_server import child_server
 
 from gptnt.protocol import Lifecycle
 from gptnt.protocol.client import LifecycleWait
@@ -50,35 +50,9 @@ def host(built: Path) -> Iterator[str]:
     """``mono gptnt-mod-host.exe`` on a free loopback port; its URL once ``/health`` answers."""
     port = free_port()
     env = {**os.environ, "port": str(port), "GAME_WIDTH": str(WIDTH), "GAME_HEIGHT": str(HEIGHT)}
-    process = subprocess.Popen(
-        ["mono", str(built / "gptnt-mod-host.exe")],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
     url = f"http://127.0.0.1:{port}"
-    try:
-        end = time.monotonic() + 30
-        while True:
-            if process.poll() is not None:
-                err = process.stderr.read().decode(errors="replace") if process.stderr else ""
-                pytest.fail(f"gptnt-mod-host.exe exited with {process.returncode}: {err[-2000:]}")
-            try:
-                if httpx.get(f"{url}/health", timeout=1.0).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > end:
-                pytest.fail(f"gptnt-mod-host.exe did not answer /health at {url} within 30 s")
-            time.sleep(0.1)
+    with child_server(["mono", str(built / "gptnt-mod-host.exe")], url, env=env):
         yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
 
 
 def _lit_mission(http: httpx.Client, components: str, is_front: str = "true") -> None:

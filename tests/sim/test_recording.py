@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
-import sys
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
 import httpx
 import numpy as np
 import pytest
+from child_server import GPTNT, child_server
 
 from gptnt.errors import ConfigError, GameHTTPError
 from gptnt.protocol import MissionConfig
@@ -251,27 +250,16 @@ async def test_recording_the_simulator_then_replaying_it(tmp_path: Path) -> None
 async def test_stub_serve_command_replays_over_http() -> None:
     """``gptnt stub serve FILE`` as a real process: the session replays; a divergence is 409."""
     port = free_port()
-    command = [sys.executable, "-c", "from gptnt.cli import main; main()", "stub", "serve"]
-    command += [str(COMMITTED), "--port", str(port)]
-    process = await asyncio.create_subprocess_exec(
-        *command, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE
-    )
     url = f"http://127.0.0.1:{port}"
-    try:
+    with child_server(
+        [*GPTNT, "stub", "serve", str(COMMITTED), "--port", str(port)], url
+    ) as process:
+        recording = read_recording(COMMITTED)
+        async with GameClient(url) as client:
+            await play_session(client, _mission_of(recording), steps=_steps_of(recording))
         async with httpx.AsyncClient(base_url=url) as http:
-            for _ in range(150):
-                try:
-                    if (await http.get("/health")).status_code == 200:
-                        break
-                except httpx.TransportError:
-                    await asyncio.sleep(0.1)
-            recording = read_recording(COMMITTED)
-            async with GameClient(url) as client:
-                await play_session(client, _mission_of(recording), steps=_steps_of(recording))
             response = await http.get("/timestep")
-            assert response.status_code == 409
-            assert "expected the end of the recording, received GET /timestep" in response.text
-    finally:
-        process.terminate()
-        _, err = await asyncio.wait_for(process.communicate(), timeout=10)
-    assert b"Replay diverged" in err
+        assert response.status_code == 409
+        assert "expected the end of the recording, received GET /timestep" in response.text
+    assert process.stderr is not None
+    assert b"Replay diverged" in process.stderr.read()
