@@ -1,4 +1,4 @@
-"""Contamination probes: what a model knows of the rules without the manual (§10.2, App. J).
+"""Contamination probes: what a model knows of the rules without the manual (paper §10.2, App. J).
 
 Two categories. **procedural_no_manual**: the Manual VQA procedural questions asked with no
 manual (the paper's Table 12). **open_recall**: short open questions with no context and no

@@ -1,4 +1,4 @@
-"""Localisation: "click the …" instructions on frames, answered by label or by point (§9.3).
+"""Localisation: "click the …" instructions on frames, answered by label or by point (paper §9.3).
 
 Seven categories (the paper's Table G.22): **reading** (the target's text), **colour**,
 **counting** (an ordinal among elements of one type), **element** (the type alone, where only

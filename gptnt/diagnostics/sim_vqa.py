@@ -1,4 +1,4 @@
-"""Simulator VQA: what a Defuser must read off a frame, as multiple-choice questions (§9.2).
+"""Simulator VQA: what a Defuser must read off a frame, as multiple-choice questions (paper §9.2).
 
 Five categories (the paper's Table G.21): **reading** text or a value, **colour** of an element,
 **counting** elements, **ambiguity** (the question fits several elements with different answers:

@@ -10,7 +10,7 @@ One ``decide`` is one turn, in GPTNT's order (with its defects fixed):
    resolves the action against this turn's marks, records the issues and tells them back next
    turn). A provider refusal of the content drops the turn from the context and asks the
    partner to rephrase (paper H); a solo player just waits (GPTNT sent the request to a partner
-   that did not exist, §8.12). Any other provider failure loses the turn, and the model is told
+   that did not exist). Any other provider failure loses the turn, and the model is told
    so next turn.
 """
 

@@ -362,7 +362,7 @@ def mask_point(mask: np.ndarray) -> tuple[float, float] | None:
 
 
 async def play_session(client: GameClient, config: MissionConfig, *, steps: int = 2) -> None:
-    """A short session touching every route the harness uses, in the harness's order (§4.2).
+    """A short session touching every route the harness uses, in the harness's order (docs/protocol.md §4.2).
 
     Setup → start → pause in the dark → one step to lights-on → state and frames (raw and PNG)
     → click the largest region of the mask (a module: zoom in) → ``steps`` more steps → zoom
