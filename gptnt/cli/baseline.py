@@ -35,7 +35,7 @@ def baseline_random(
     ] = False,
     rule_seed: Annotated[
         int | None,
-        typer.Option(help="Rule seed of the games (1 = the v1 manual) [game.rule_seed]."),
+        typer.Option(help="Rule seed of the games (1 = the v1 manual) (setting game.rule_seed)."),
     ] = None,
     pools: Annotated[
         Path | None,

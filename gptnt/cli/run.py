@@ -26,24 +26,24 @@ if TYPE_CHECKING:
 RedisUrl = Annotated[
     str | None,
     typer.Option("--redis-url", help="Redis to use (admin URL); default $GPTNT_REDIS_URL, else "
-                 "an embedded server started for this run [bus.redis_url]."),
+                 "an embedded server started for this run (setting bus.redis_url)."),
 ]  # fmt: skip
 Game = Annotated[
     str | None,
     typer.Option("--game", help="Game backend: sim (in the game service), sim-process, or the "
                  "URL of a protocol server (recorded stub, real game with the mod); default sim "
-                 "[game.backend]."),
+                 "(setting game.backend)."),
 ]  # fmt: skip
 Out = Annotated[
     Path | None,
     typer.Option("--out", help="Directory that receives the run directories; default runs "
-                 "[records.out]."),
+                 "(setting records.out)."),
 ]  # fmt: skip
 Launch = Annotated[
     str | None,
     typer.Option("--launch", help="process: each service its own process; warm: each forked "
                  "from a server with the stack imported; task: all in this process (for "
-                 "debugging); default process [bus.launch]."),
+                 "debugging); default process (setting bus.launch)."),
 ]  # fmt: skip
 
 
@@ -171,14 +171,14 @@ def run(
             help="The Defuser: oracle (privileged, scripted), random (scripted), a player config "
             "in configs/players/ (claude-sonnet-4-6, gpt-5-2, gemini-3-flash, qwen3-5-27b, "
             "internvl3-5-38b), a YAML file, or a pydantic-ai model string "
-            "(anthropic:claude-sonnet-4-6); default oracle [players.defuser]."
+            "(anthropic:claude-sonnet-4-6); default oracle (setting players.defuser)."
         ),
     ] = None,
     expert: Annotated[
         str | None,
         typer.Option(
             help="The Expert: oracle, idle or random (scripted), or a model as for --defuser; "
-            "default oracle [players.expert]."
+            "default oracle (setting players.expert)."
         ),
     ] = None,
     solo: Annotated[
@@ -200,7 +200,7 @@ def run(
         typer.Option(
             help="The manual a model Expert (or solo model) reads: 'generated' (typeset for the "
             "game's rules) or a manual directory from `gptnt manual build` / `gptnt manual "
-            "import`; default generated [players.manual]."
+            "import`; default generated (setting players.manual)."
         ),
     ] = None,
     game: Game = None,
@@ -208,13 +208,13 @@ def run(
     out: Out = None,
     seed: Annotated[
         int | None,
-        typer.Option(help="Seed of the players' own randomness; default 0 [players.seed]."),
+        typer.Option(help="Seed of the players' own randomness; default 0 (setting players.seed)."),
     ] = None,
     rule_seed: Annotated[
         int | None,
         typer.Option(
             help="Rule seed of game, manual and oracle together (1 = the v1 manual); default: "
-            "the mission's ruleSeed, else 1 [game.rule_seed]."
+            "the mission's ruleSeed, else 1 (setting game.rule_seed)."
         ),
     ] = None,
     pools: Annotated[
@@ -226,13 +226,13 @@ def run(
         float | None,
         typer.Option(
             help="sync: wall seconds to sleep after each /timestep (GPTNT used 3 for the real "
-            "game); default 0.0 [timing.step_sleep_s]."
+            "game); default 0.0 (setting timing.step_sleep_s)."
         ),
     ] = None,
     idle_sleep: Annotated[
         float | None,
         typer.Option(
-            help="async: wall seconds between a player's turns; default 0.5 [timing.idle_sleep_s]."
+            help="async: wall seconds between a player's turns; default 0.5 (setting timing.idle_sleep_s)."
         ),
     ] = None,
     quiet: Annotated[bool, typer.Option(help="No line per turn.")] = False,
@@ -241,7 +241,7 @@ def run(
         typer.Option(
             help="Write the game service's whole exchange with the game to this recording "
             "(a zip); `gptnt stub serve FILE` replays it to a sync run with the same players "
-            "[game.record]."
+            "(setting game.record)."
         ),
     ] = None,
     config: ConfigFile = None,

@@ -72,15 +72,15 @@ NoManual = Annotated[
 Manual = Annotated[
     str | None,
     typer.Option(help="The manual models read: 'generated' or a manual directory; default the "
-                 "suite's [players.manual]."),
+                 "suite's (setting players.manual)."),
 ]  # fmt: skip
 Defuser = Annotated[
     str | None,
     typer.Option(help="With --expert: play this one Defuser/Expert pairing instead of the "
-                 "suite's pairings (names as for `gptnt run`) [players.defuser]."),
+                 "suite's pairings (names as for `gptnt run`) (setting players.defuser)."),
 ]  # fmt: skip
 Expert = Annotated[
-    str | None, typer.Option(help="The Expert of the --defuser pairing [players.expert].")
+    str | None, typer.Option(help="The Expert of the --defuser pairing (setting players.expert).")
 ]
 
 # The options of `gptnt suite plan|run` that are settings of the layered configuration. A
@@ -382,7 +382,7 @@ def suite_run(
             "--launch",
             help="warm: each service its own process, forked from a warm server that has the "
             "game and player stack imported; process: a fresh interpreter per service; task: "
-            "all in this process; default warm [bus.launch].",
+            "all in this process; default warm (setting bus.launch).",
         ),
     ] = None,
     config: ConfigFile = None,
@@ -651,7 +651,7 @@ def worker(
         str | None,
         typer.Option(
             "--redis-url",
-            help="The suite's Redis (admin URL); default $GPTNT_REDIS_URL [bus.redis_url].",
+            help="The suite's Redis (admin URL); default $GPTNT_REDIS_URL (setting bus.redis_url).",
         ),
     ] = None,
     out: Out = None,

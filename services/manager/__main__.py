@@ -28,8 +28,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m services.manager", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     parser.add_argument("--config", type=Path, help="a YAML file of settings by section")
-    parser.add_argument("--redis-url", default=None, help="[bus.redis_url]")
-    parser.add_argument("--out", type=Path, default=None, help="staging directory [records.out]")
+    parser.add_argument("--redis-url", default=None, help="(setting bus.redis_url)")
+    parser.add_argument(
+        "--out", type=Path, default=None, help="staging directory (setting records.out)"
+    )
     parser.add_argument("--games", type=int, default=1, help="games played in parallel")
     args = parser.parse_args(argv)
     try:

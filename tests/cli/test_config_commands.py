@@ -94,9 +94,9 @@ def test_every_settings_option_names_its_key_and_its_one_default() -> None:
         params = {p.name: p for p in command.params}
         for param, key in keys.items():
             text = " ".join(params[param].help.split())  # type: ignore[attr-defined]
-            assert f"[{key}]" in text, (name, param)
+            assert f"(setting {key})" in text, (name, param)
             assert params[param].default is None, (name, param)  # left out, it sets nothing
-            quoted = re.search(rf"default (\S+) \[{re.escape(key)}\]", text)
+            quoted = re.search(rf"default (\S+) \(setting {re.escape(key)}\)", text)
             if quoted and defaults[key] is not None:
                 assert quoted.group(1) == str(defaults[key]), (name, param)
 
