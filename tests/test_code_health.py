@@ -126,3 +126,21 @@ def test_the_shared_words_are_imported_from_the_protocol() -> None:
             names = words & {alias.name for alias in node.names}
             offenders += [f"{path}:{node.lineno}: {name} from {node.module}" for name in names]
     assert not offenders, offenders
+
+
+def test_nothing_cites_the_write_ups_outside_the_repository() -> None:
+    """A user has only the repository: code, tests, the mod and the docs state a fact in place or
+    cite ``docs/`` (tests may still *read* ``../shared/fixtures``; that is not a citation)."""
+    outside = ("shared/reference", "ktane-rules", "mod-protocol", "players.md §", "services.md §")
+    offenders = []
+    for root in ("gptnt", "services", "tests", "mod", "docs", "scripts"):
+        for path in sorted((REPO / root).rglob("*")):
+            if (
+                path.suffix not in {".py", ".md", ".cs", ".shader", ".sh"}
+                or path == Path(__file__).resolve()
+            ):
+                continue
+            for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+                if any(name in line for name in outside):
+                    offenders.append(f"{path.relative_to(REPO)}:{number}")
+    assert not offenders, offenders
