@@ -18,7 +18,7 @@ time), ``warm`` (after: services forked from a warm server, ``services.manager._
 ``task`` (the floor: the same services as tasks in this process, no process at all). Prints
 medians in seconds and each mode's overheads as ratios to the floor measured in the same run.
 
-    .venv/bin/python scripts/bench_suite.py [--episodes 5] [--mission Wires-234]
+    .venv/bin/python scripts/bench_suite.py [--episodes 5] [--mission Wires-234] [--mode sync]
 """
 
 from __future__ import annotations
@@ -42,7 +42,9 @@ from services.manager import EpisodeSettings, EpisodeSpec, play_episode
 MODES = ("process", "warm", "task")
 
 
-async def _run(url: str, launch: str, mission: str, episodes: int) -> list[dict[str, float]]:
+async def _run(
+    url: str, launch: str, mission: str, mode: str, episodes: int
+) -> list[dict[str, float]]:
     lights: list[float] = []
     original = episode_module.Episode._game
 
@@ -60,7 +62,7 @@ async def _run(url: str, launch: str, mission: str, episodes: int) -> list[dict[
         with tempfile.TemporaryDirectory() as tmp:
             run_dir = Path(tmp)
             for i in range(episodes + 1):  # the first one warms up (imports, warm server)
-                spec = EpisodeSpec.make(mission, "sync", repeat=i)
+                spec = EpisodeSpec.make(mission, mode, repeat=i)  # type: ignore[arg-type]
                 t0 = time.monotonic()
                 summary = await play_episode(
                     spec, EpisodeSettings(launch=launch), admin_url=url, run_dir=run_dir
@@ -83,14 +85,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--episodes", type=int, default=5)
     parser.add_argument("--mission", default="Wires-234")
+    parser.add_argument("--mode", choices=("sync", "async"), default="sync")
     args = parser.parse_args()
     medians: dict[str, dict[str, float]] = {}
     with EmbeddedRedis() as redis:
         for launch in MODES:
-            rows = asyncio.run(_run(redis.url, launch, args.mission, args.episodes))
+            rows = asyncio.run(_run(redis.url, launch, args.mission, args.mode, args.episodes))
             medians[launch] = {k: statistics.median(r[k] for r in rows) for k in rows[0]}
     floor = medians["task"]
-    table = Table(title=f"Per-episode time, {args.mission} sync, oracle pair "
+    table = Table(title=f"Per-episode time, {args.mission} {args.mode}, oracle pair "
                   f"(median of {args.episodes}; seconds of wall time)")  # fmt: skip
     columns = ("launch", "wall", "play", "start-up", "overhead", "/ floor",
                "overhead + start-up", "/ floor")  # fmt: skip
