@@ -12,7 +12,8 @@ from typing import Literal
 
 from gptnt.protocol import Role
 
-Service = Literal["game", "defuser", "expert", "manager"]
+Service = Literal["game", Role, "manager"]
+"""Who owns keys of a game: the game service, a player (by its role), the manager."""
 Wildcard = Literal["*"]
 ANY: Wildcard = "*"
 """Given for a part of a key name, it makes the name an ACL key pattern matching any value there
