@@ -10,10 +10,10 @@ import httpx
 import numpy as np
 import pytest
 from child_server import GPTNT, child_server
+from contract._backend import start_lit
 
 from gptnt.missions import get_mission
-from gptnt.protocol import Lifecycle, decode_buffer
-from gptnt.protocol.client import LifecycleWait
+from gptnt.protocol import decode_buffer
 from gptnt.vision import build_marks, find_regions
 from services.bus import free_port
 
@@ -29,10 +29,6 @@ def http() -> Iterator[httpx.Client]:
         yield client
 
 
-def _wait(http: httpx.Client, state: str) -> None:
-    LifecycleWait(Lifecycle(state), timeout_s=10).until(lambda: http.get("/health").text)
-
-
 def _marks(http: httpx.Client, kind: str | None):  # type: ignore[no-untyped-def]
     buffer = decode_buffer(http.get("/buffer").content)
     assert buffer.mask is not None
@@ -43,15 +39,8 @@ def _marks(http: httpx.Client, kind: str | None):  # type: ignore[no-untyped-def
 def test_game_style_masks_give_one_label_per_element(
     http: httpx.Client, mission: str, elements: int
 ) -> None:
-    if http.get("/health").text != "Setup":
-        http.get("/reset")
-        _wait(http, "Setup")
     config = get_mission(mission).config.model_copy(update={"num_strikes": 5})  # press them all
-    assert http.get("/startMission", params=config.to_query()).text == str(config.seed)
-    _wait(http, "LightsOff")
-    http.get("/settimescale", params={"value": "0"})
-    while http.get("/health").text != "LightsOn":
-        http.get("/timestep")
+    start_lit(http, **config.to_query())
     _, face = _marks(http, None)
     (module,) = face.marks
     x, y = face.click_point(module.label)  # type: ignore[misc]

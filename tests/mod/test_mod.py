@@ -19,9 +19,8 @@ from pathlib import Path
 import httpx
 import pytest
 from child_server import child_server
+from contract._backend import start_lit
 
-from gptnt.protocol import Lifecycle
-from gptnt.protocol.client import LifecycleWait
 from services.bus import free_port
 
 REPO = Path(__file__).resolve().parents[2]
@@ -56,27 +55,9 @@ def host(built: Path) -> Iterator[str]:
 
 
 def _lit_mission(http: httpx.Client, components: str, is_front: str = "true") -> None:
-    """Setup → /startMission → LightsOff → pause → /timestep until LightsOn (sync mode)."""
-    if http.get("/health").text != "Setup":
-        http.get("/reset")
-
-    def health() -> str:
-        return http.get("/health").text
-
-    LifecycleWait(Lifecycle.SETUP, timeout_s=10).until(health)
-    query = {
-        "seed": "7", "timeLimit": "300", "numStrikes": "3", "needyTime": "60",
-        "isFront": is_front, "optWidgets": "5", "components": components,
-        "timeScale": "1", "timeStepSize": "3000",
-    }  # fmt: skip
-    assert http.get("/startMission", params=query).text == "7"
-    LifecycleWait(Lifecycle.LIGHTS_OFF, timeout_s=5).until(health)
-    http.get("/settimescale", params={"value": "0"})
-    for _ in range(5):
-        assert http.get("/timestep").status_code == 200
-        if http.get("/health").text == "LightsOn":
-            return
-    pytest.fail("five /timestep calls did not reach LightsOn")
+    """The contract tests' sync start (Setup → /startMission → LightsOff → pause → /timestep
+    until LightsOn) of seed 7 with five widgets."""
+    start_lit(http, seed="7", optWidgets="5", components=components, isFront=is_front)
 
 
 def test_csharp_unit_tests_pass(built: Path) -> None:
