@@ -195,7 +195,7 @@ class GameService:
     async def state(self, _: api.Empty) -> BombState:
         return await self.client.state()
 
-    async def observe(self, request: api.ObserveRequest) -> api.Observation:
+    async def observe(self, request: api.ObserveRequest) -> api.ObserveReply:
         wants_state = request.state or request.sequence_frames > 0
         still = self._still
         state = still[1] if still else await self.client.state() if wants_state else None
@@ -210,7 +210,7 @@ class GameService:
             frames = packed.frames[-wanted:] if wanted else []
             mask = packed.mask if request.mask else None
         lifecycle = still[0] if still else await self.client.health()
-        return api.Observation(
+        return api.ObserveReply(
             status=_status(lifecycle, state, started=self._started),
             state=state if request.state else None,
             frames=[base64.b64encode(f).decode() for f in frames],

@@ -60,8 +60,9 @@ class ObserveRequest(BaseModel):
     send this many frames instead of ``frames``, so one observation shows a whole cycle."""
 
 
-class Observation(BaseModel):
-    """PNG images as base64 text (a few tens of KB each, not raw megabytes)."""
+class ObserveReply(BaseModel):
+    """What the Defuser sees (``players.Observation`` once decoded): PNG images as base64 text (a
+    few tens of KB each, not raw megabytes)."""
 
     status: Status
     state: BombState | None = None

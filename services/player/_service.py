@@ -115,7 +115,7 @@ class _GameLink:
             sequence_frames=sequence_frames if sequence_frames > 1 else 0,
         )  # fmt: skip
         obs = await self._rpc.call(
-            "game", game_api.OBSERVE, request, game_api.Observation, timeout_s=self._deadline_s
+            "game", game_api.OBSERVE, request, game_api.ObserveReply, timeout_s=self._deadline_s
         )
         self.status, self.png_bytes = obs.status, obs.png_bytes
         return Sight(

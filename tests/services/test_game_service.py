@@ -121,7 +121,7 @@ async def test_fast_forward_and_the_real_time_startup_reach_the_same_bomb(
     Same mission, same bomb at LightsOn: the fast path at exactly the time limit, the other at
     most its overshoot below, and the same first frame and mask."""
     limit = get_mission("Wires-234").config.time_limit
-    seen: dict[bool, tuple[api.Status, api.Observation, list[str]]] = {}
+    seen: dict[bool, tuple[api.Status, api.ObserveReply, list[str]]] = {}
     for fast in (True, False):
         sim = _SeenSim(fast_forward=fast)
         keys = new_game()
@@ -131,7 +131,7 @@ async def test_fast_forward_and_the_real_time_startup_reach_the_same_bomb(
                 status = await _started(rpc)
                 defuser = RpcClient(admin, keys, "defuser")
                 ask = api.ObserveRequest(frames=16, mask=True, state=True)
-                obs = await defuser.call("game", api.OBSERVE, ask, api.Observation, timeout_s=10)
+                obs = await defuser.call("game", api.OBSERVE, ask, api.ObserveReply, timeout_s=10)
         seen[fast] = (status, obs, sim.requests)
     fast_status, fast_obs, fast_asked = seen[True]
     slow_status, slow_obs, slow_asked = seen[False]
@@ -183,7 +183,7 @@ async def test_observation_carries_only_what_is_asked(game: RpcClient, admin, ke
     await game.call("game", api.TIMESTEP, api.Empty(), api.Status, timeout_s=5)
     defuser = RpcClient(admin, keys, "defuser")
     obs = await defuser.call(
-        "game", api.OBSERVE, api.ObserveRequest(frames=1, mask=True), api.Observation, timeout_s=10
+        "game", api.OBSERVE, api.ObserveRequest(frames=1, mask=True), api.ObserveReply, timeout_s=10
     )
     assert len(obs.frames) == 1 and obs.mask is not None and obs.state is not None
     images = [base64.b64decode(f) for f in [*obs.frames, obs.mask]]
@@ -193,12 +193,16 @@ async def test_observation_carries_only_what_is_asked(game: RpcClient, admin, ke
         "game",
         api.OBSERVE,
         api.ObserveRequest(frames=0, mask=True, state=False),
-        api.Observation,
+        api.ObserveReply,
         timeout_s=10,
     )
     assert few.frames == [] and few.mask is not None and few.state is None
     many = await defuser.call(
-        "game", api.OBSERVE, api.ObserveRequest(frames=4, mask=False), api.Observation, timeout_s=10
+        "game",
+        api.OBSERVE,
+        api.ObserveRequest(frames=4, mask=False),
+        api.ObserveReply,
+        timeout_s=10,
     )
     assert len(many.frames) == 4 and many.mask is None
 
@@ -251,7 +255,7 @@ async def test_a_blinking_module_gets_its_frame_sequence_in_the_same_observation
     for _ in range(4):
         await defuser.call("game", api.ACT, act, api.ActReply, timeout_s=10)
         await game.call("game", api.TIMESTEP, api.Empty(), api.Status, timeout_s=10)
-        obs = await defuser.call("game", api.OBSERVE, ask, api.Observation, timeout_s=10)
+        obs = await defuser.call("game", api.OBSERVE, ask, api.ObserveReply, timeout_s=10)
         if obs.state is not None and obs.state.focused is not None:
             break
     assert obs.state is not None and obs.state.focused is not None
@@ -267,8 +271,8 @@ async def test_an_observation_while_paused_is_never_older_than_the_last_action(
     defuser = RpcClient(admin, keys, "defuser")
     ask = api.ObserveRequest(frames=1, mask=True)
 
-    async def observe() -> api.Observation:
-        return await defuser.call("game", api.OBSERVE, ask, api.Observation, timeout_s=10)
+    async def observe() -> api.ObserveReply:
+        return await defuser.call("game", api.OBSERVE, ask, api.ObserveReply, timeout_s=10)
 
     await _started(game)
     stepped = await game.call("game", api.TIMESTEP, api.Empty(), api.Status, timeout_s=5)
