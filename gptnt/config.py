@@ -27,7 +27,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from gptnt.endpoints import url_problem
-from gptnt.errors import ConfigError, first_problem
+from gptnt.errors import ConfigError, first_problem, reason
 
 __all__ = [
     "ONE_EPISODE_LAUNCH",
@@ -277,11 +277,11 @@ def _problem(
         return first_problem(err, whole="config")
     key = f"{loc[0]}.{loc[1]}"
     source = sources.get(key, "default")
-    reason = first["msg"].removeprefix("Value error, ")
+    why = reason(first)
     value = merged.get(loc[0], {}).get(loc[1])
     if source.startswith("--"):  # a command-line flag: named as the user typed it
-        return f"{source} {value!r}: {reason}"
-    return f"{source}: {'.'.join(loc)} {value!r}: {reason}"
+        return f"{source} {value!r}: {why}"
+    return f"{source}: {'.'.join(loc)} {value!r}: {why}"
 
 
 def _read_yaml(path: Path) -> dict[str, object]:

@@ -26,8 +26,8 @@ A model's bad output is *not* an exception: it becomes execution feedback and a 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
@@ -141,5 +141,9 @@ def first_problem(
     loc = [str(part) for part in first["loc"]]
     if loc and field_name is not None:
         loc[0] = field_name(loc[0])
-    message = first["msg"].removeprefix("Value error, ")  # pydantic's prefix for our own checks
-    return f"{'.'.join(loc) or whole}: {message}"
+    return f"{'.'.join(loc) or whole}: {reason(first)}"
+
+
+def reason(detail: Mapping[str, Any]) -> str:
+    """Pydantic's message of one error, without the prefix it puts before our own checks'."""
+    return str(detail["msg"]).removeprefix("Value error, ")

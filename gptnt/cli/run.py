@@ -39,7 +39,7 @@ Out = Annotated[
     typer.Option("--out", help="Directory that receives the run directories; default runs "
                  "(setting records.out)."),
 ]  # fmt: skip
-Launch = Annotated[
+LaunchOption = Annotated[
     str | None,
     typer.Option("--launch", help="process: each service its own process; warm: each forked "
                  "from a server with the stack imported; task: all in this process (for "
@@ -221,7 +221,7 @@ def run(
         Path | None,
         typer.Option(help="Rule-seed word pools file (Morse, Password) for seeds other than 1."),
     ] = None,
-    launch: Launch = None,
+    launch: LaunchOption = None,
     step_sleep: Annotated[
         float | None,
         typer.Option(
@@ -254,9 +254,10 @@ def run(
     import dataclasses
 
     from gptnt.errors import ConfigError
+    from gptnt.protocol import MODES, ROLES
 
     # Every input is checked, cheapest first, before the heavy imports and any service.
-    if mode not in ("sync", "async"):
+    if mode not in MODES:
         raise ConfigError(f"--mode {mode!r}: use sync or async")
     from gptnt.cli.config import command_config
 
@@ -286,7 +287,7 @@ def run(
     # bad manual: one line each, before any service starts.
     defuser_seat, expert_seat = resolve_lineup(
         defuser, expert, solo=solo, manual=manual, no_manual=no_manual, read_manual=False,
-        rule_seed=rule_seed, names={r: layered.named(f"players.{r}") for r in ("defuser", "expert")},
+        rule_seed=rule_seed, names={r: layered.named(f"players.{r}") for r in ROLES},
     )  # fmt: skip
     lineup = (defuser_seat, expert_seat)
     models = [c.config for c in lineup if c is not None and c.config is not None]
