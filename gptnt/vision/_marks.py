@@ -57,10 +57,7 @@ class SetOfMarks:
     def click_point(self, label: str) -> tuple[float, float] | None:
         """Relative ``(x, y)`` in [0, 1] of the click point of ``label``, or ``None``."""
         mark = self.get(label)
-        if mark is None:
-            return None
-        width, height = self.size
-        return (mark.click[0] + 0.5) / width, (mark.click[1] + 0.5) / height
+        return None if mark is None else relative_click(mark.click, self.size)
 
     def draw(self, frame: np.ndarray) -> np.ndarray:
         """``frame`` with every mark painted on it, at native resolution."""
@@ -89,8 +86,7 @@ def build_marks(
     style = style or MarkStyle()
     height, width = mask.shape[:2]
     _check_size(frame, (width, height), "frame")
-    regions = reading_order(find_regions(mask, min_area=min_area), stepped=kind == "WireSequence")
-    labels = [letter(i) for i in range(len(regions))]
+    labels, regions = lettered_regions(mask, kind, min_area=min_area)
     widest = max(labels, key=len, default="W")
     box = label_box_size(style, height, widest)
     boxes = place(kind, regions, box, (width, height))
@@ -100,6 +96,21 @@ def build_marks(
         for lab, r, b, c in zip(labels, regions, boxes, colours)
     )
     return SetOfMarks(kind=kind, size=(width, height), marks=marks, style=style)
+
+
+def lettered_regions(
+    mask: np.ndarray, kind: ModuleKind | None, *, min_area: int = MIN_AREA
+) -> tuple[list[str], list[Region]]:
+    """The elements of ``mask`` in reading order and their letters (A, B, …): the naming of
+    every set of marks, also where no frame is at hand to colour them (the random baseline)."""
+    regions = reading_order(find_regions(mask, min_area=min_area), stepped=kind == "WireSequence")
+    return [letter(i) for i in range(len(regions))], regions
+
+
+def relative_click(click: tuple[int, int], size: tuple[int, int]) -> tuple[float, float]:
+    """The ``/action`` coordinates in [0, 1] of a click on pixel ``click`` of a ``size`` frame
+    (the pixel's centre)."""
+    return (click[0] + 0.5) / size[0], (click[1] + 0.5) / size[1]
 
 
 def _check_size(image: np.ndarray, size: tuple[int, int], what: str) -> None:

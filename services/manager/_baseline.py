@@ -49,7 +49,7 @@ from gptnt.records import (
 )
 from gptnt.rules.ruleset import ruleset
 from gptnt.sim.game import Game
-from gptnt.vision import find_regions, letter, reading_order
+from gptnt.vision import lettered_regions, relative_click
 from services.manager._episode import player_infos
 from services.manager.api import EpisodeSpec
 
@@ -213,12 +213,10 @@ class BaselinePlayer:
         if hit is not None:
             self._marks.move_to_end(key)
             return hit
-        regions = reading_order(find_regions(mask), stepped=kind == "WireSequence")
+        labels, regions = lettered_regions(mask, kind)  # type: ignore[arg-type]
         marks = _Marks(
-            labels=tuple(letter(i) for i in range(len(regions))),
-            clicks=tuple(
-                ((r.click[0] + 0.5) / self.width, (r.click[1] + 0.5) / self.height) for r in regions
-            ),
+            labels=tuple(labels),
+            clicks=tuple(relative_click(r.click, (self.width, self.height)) for r in regions),
             digest=digest,
         )
         self._marks[key] = marks
