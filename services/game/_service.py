@@ -21,7 +21,9 @@ the game is paused again with every module settled (docs/protocol.md §2.6), and
 the clock is stopped. So the lifecycle and state last read while paused stay true until the next
 call that can change the game (an action, a step, resume, start); a sync Defuser's observation
 reuses them instead of asking ``/health`` and ``/state`` again (one ``/state`` per Defuser turn:
-the one after its action). With the clock running (async), every observation reads afresh.
+the one after its action). With the clock running (async), every observation reads afresh. The monitor, too, only watches
+``/health`` while such a reading is kept: the game cannot end between our calls, and each call
+that can end it reads the state (and publishes the game over) itself.
 """
 
 from __future__ import annotations
@@ -253,8 +255,8 @@ class GameService:
                     await self._events.publish(
                         api.LifecycleChanged(lifecycle=lifecycle, at=time.time())
                     )
-                if self._started and not self._over_sent:
-                    await self.status()
+                if self._started and not self._over_sent and self._still is None:
+                    await self.status()  # paused with a kept reading: nothing to see (above)
                 failures = 0
             except BusError:
                 raise  # Redis, not the game: the service ends and the manager sees it

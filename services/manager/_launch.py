@@ -108,6 +108,10 @@ class TaskHandle:
         if not self.task.done():
             self.task.cancel()
             await asyncio.wait({self.task}, timeout=timeout_s)
+        if self.task.done() and not self.task.cancelled():
+            # Its failure is the episode's (``failure``); retrieved, so that asyncio does not
+            # log it once more whenever the task happens to be garbage-collected.
+            self.task.exception()
 
 
 def _module(name: Service) -> str:

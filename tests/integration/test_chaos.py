@@ -63,15 +63,19 @@ async def test_killed_player_process_crashes_only_its_episode(
 
 
 class _StallableSim:
-    """The simulator over real HTTP that can be told to stop answering (requests then hang)."""
+    """The simulator over real HTTP that can be told to stop answering (requests then hang
+    until the test is over: released then, they end before the server stops, so no thread of
+    this test outlives it)."""
 
     def __init__(self) -> None:
         self.stalled = threading.Event()
+        self.released = threading.Event()
         self._app = create_app(Game(width=320, height=240))
 
     async def __call__(self, scope, receive, send):  # type: ignore[no-untyped-def]
         if scope["type"] == "http" and self.stalled.is_set():
-            await asyncio.sleep(3600)
+            while not self.released.is_set():
+                await asyncio.sleep(0.05)
         await self._app(scope, receive, send)
 
 
@@ -79,7 +83,10 @@ class _StallableSim:
 def stallable_sim() -> Iterator[tuple[str, _StallableSim]]:
     app = _StallableSim()
     with loopback(app, log_level="error") as url:
-        yield url, app
+        try:
+            yield url, app
+        finally:
+            app.released.set()
 
 
 @pytest.mark.parametrize("mode", ["sync", "async"])

@@ -15,19 +15,16 @@ observation reused the step's reading).
 from __future__ import annotations
 
 import itertools
-import threading
-import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
 
 from gptnt.config import GameConfig
+from gptnt.players.cassette import loopback
 from gptnt.sim.game import Game
 from gptnt.sim.server import create_app
-from services.bus import free_port
 from services.manager import EpisodeSettings, EpisodeSpec, play_episode
 
 
@@ -46,17 +43,9 @@ class _CountingSim:
 
 @pytest.fixture
 def counting_sim() -> Iterator[tuple[str, _CountingSim]]:
-    port = free_port()
     app = _CountingSim()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}", app
-    server.should_exit = server.force_exit = True
-    thread.join(5)
+    with loopback(app, log_level="error") as url:
+        yield url, app
 
 
 async def test_a_sync_cycle_costs_seven_backend_calls_and_two_state_reads(
@@ -77,10 +66,7 @@ async def test_a_sync_cycle_costs_seven_backend_calls_and_two_state_reads(
                                  on_turn=on_turn)  # fmt: skip
     assert summary.outcome == "solved"
     # A cycle runs from one Defuser turn's end to the next: step, Expert, Defuser.
-    cycles = [
-        (Counter(sim.routes[a:b]), kind)
-        for (a, _), (b, kind) in itertools.pairwise(marks)
-    ]
+    cycles = [(Counter(sim.routes[a:b]), kind) for (a, _), (b, kind) in itertools.pairwise(marks)]
     acting = [calls for calls, kind in cycles if kind == "interact_game"]
     assert acting, "the oracle Defuser acted in some cycle"
     for calls in acting:

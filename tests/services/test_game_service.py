@@ -7,24 +7,22 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
-import threading
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import pytest
-import uvicorn
 from pydantic import TypeAdapter
-from starlette.types import ASGIApp
 
 from gptnt.config import GameConfig
 from gptnt.errors import RemoteError
 from gptnt.missions import get_mission
+from gptnt.players.cassette import loopback
 from gptnt.protocol import GameAction, Lifecycle, decode_png
 from gptnt.protocol.client import EXTENSIONS_HEADER, FAST_FORWARD
 from gptnt.sim.game import Game
 from gptnt.sim.recording import create_stub_app, read_recording
 from gptnt.sim.server import create_app
-from services.bus import EventStream, GameKeys, RpcClient, connect, create_users, free_port
+from services.bus import EventStream, GameKeys, RpcClient, connect, create_users
 from services.game import GameService, api
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -97,22 +95,6 @@ class _SeenSim:
         await self._app(scope, receive, answer)
 
 
-@contextlib.contextmanager
-def _served(app: ASGIApp) -> Iterator[str]:
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(5)
-
-
 async def test_fast_forward_and_the_real_time_startup_reach_the_same_bomb(
     admin, redis_admin_url, new_game
 ) -> None:
@@ -125,7 +107,7 @@ async def test_fast_forward_and_the_real_time_startup_reach_the_same_bomb(
     for fast in (True, False):
         sim = _SeenSim(fast_forward=fast)
         keys = new_game()
-        with _served(sim) as url:
+        with loopback(sim) as url:
             config = GameConfig(backend=url, width=320, height=240)
             async with _serving(admin, keys, redis_admin_url, config) as rpc:
                 status = await _started(rpc)
@@ -173,7 +155,7 @@ async def test_a_fast_forwarded_startup_replays_from_its_recording(
     recorded = await play(GameConfig(width=320, height=240, record=path))
     assert recorded[0].seconds_remaining == get_mission("Wires-234").config.time_limit
     assert any(e.target.startswith("/fastforward") for e in read_recording(path).exchanges)
-    with _served(create_stub_app(read_recording(path))) as url:
+    with loopback(create_stub_app(read_recording(path))) as url:
         replayed = await play(GameConfig(backend=url, width=320, height=240))
     assert replayed == recorded
 
@@ -289,3 +271,33 @@ async def test_an_observation_while_paused_is_never_older_than_the_last_action(
     first = await observe()
     await asyncio.sleep(0.3)
     assert (await observe()).status.seconds_remaining < first.status.seconds_remaining
+
+
+async def test_the_monitor_reads_no_state_while_the_game_is_paused(
+    admin, keys, redis_admin_url
+) -> None:
+    """Paused between sync turns, the game changes only through our own calls, so the 5 Hz
+    monitor (here 50 Hz) watches ``/health`` alone; the real mod answers ``/state`` on its main
+    thread, which the monitor would otherwise ask about 5 times a second for nothing."""
+    routes: list[str] = []
+    sim = create_app(Game(width=320, height=240))
+
+    async def counting(scope, receive, send):  # type: ignore[no-untyped-def]
+        if scope["type"] == "http":
+            routes.append(scope["path"])
+        await sim(scope, receive, send)
+
+    with loopback(counting, log_level="error") as url:
+        config = GameConfig(backend=url, width=320, height=240, poll_interval_s=0.02)
+        async with _serving(admin, keys, redis_admin_url, config) as game:
+            await _started(game)
+            await game.call("game", api.TIMESTEP, api.Empty(), api.Status, timeout_s=5)
+            await asyncio.sleep(0.1)  # a poll begun during the step has finished
+            states, healths = routes.count("/state"), routes.count("/health")
+            await asyncio.sleep(0.5)  # about 25 polls
+            assert routes.count("/state") == states
+            assert routes.count("/health") >= healths + 5  # still watching the game
+            await game.call("game", api.RESUME, api.Empty(), api.Status, timeout_s=5)
+            states = routes.count("/state")
+            await asyncio.sleep(0.3)  # running: the monitor reads the bomb again
+            assert routes.count("/state") > states
