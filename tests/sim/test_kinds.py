@@ -106,7 +106,8 @@ def test_a_state_of_every_kind_parses() -> None:
 # ---------------------------------------------------------------- a scratch 12th kind
 
 SCRATCH = KindSpec("Lamp", "scratch_lamp", "The Lamp", "Lamp", "corner", "rendered")
-"""The only row a new kind needs; the three files below are all the rest."""
+"""The only row a new kind needs; its four files below (rules, engine, drawer, manual section)
+are all the rest of a kind the simulator spawns, the oracle solves and the manual describes."""
 
 SCRATCH_FILES = {
     "rules": '''

@@ -1,10 +1,5 @@
-"""One file per module type: its rule tables (``<X>Rules`` + ``V1``), ``elements`` and ``solve``.
-
-Every module file exports the same three names, used through ``gptnt.rules.oracle``:
-
-- ``V1``: the v1 manual's tables (a frozen dataclass);
-- ``elements(module) -> list[str]``: the module's interactables when zoomed in, in the order the
-  simulator paints them into the segmentation mask;
-- ``solve(module, edgework, rules, *, strikes) -> list[Step]``: the steps that solve the current
-  stage (or the whole module when it has no stages) from the described state.
+"""One file per module kind, named by the stem of its registry row: its rule tables
+(``<X>Rules`` and ``V1``, the v1 manual's) and the functions of ``gptnt.rules._file.RuleFile`` —
+``tables``, ``elements``, ``solve``, ``mistakes``, ``pressed`` — which the oracle calls through
+``gptnt.rules.oracle.rule_file`` (docs/kinds.md).
 """
