@@ -62,7 +62,14 @@ Modes = Annotated[
     str | None, typer.Option(help="Comma list: only these modes of the suite (sync, async).")
 ]
 Repeats = Annotated[int | None, typer.Option(min=1, help="Episodes per mission, mode and pairing.")]
-Limit = Annotated[int | None, typer.Option(min=1, help="Only the first N episodes of the grid.")]
+Limit = Annotated[
+    int | None,
+    typer.Option(
+        min=1,
+        help="Only the first N episodes of the grid, in play order: mission by "
+        "mission, each with all its pairings and modes.",
+    ),
+]
 Solo = Annotated[
     bool, typer.Option("--solo", help="Ablation: each player alone with the bomb (and manual).")
 ]

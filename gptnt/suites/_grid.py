@@ -83,7 +83,12 @@ def _pairs(suite: Suite, players: Sequence[str], solo: bool, pair: tuple[str, st
 
 
 def expand(suite: Suite, selection: Selection | None = None) -> list[SuiteEpisode]:
-    """The suite's episodes in play order (``ConfigError`` for a bad flag, naming it)."""
+    """The suite's episodes in play order (``ConfigError`` for a bad flag, naming it).
+
+    Mission by mission: every condition of one mission (pairing, mode, rule seed, time factor)
+    before the next mission, and every repeat of the grid before the next. So the episodes a
+    ``--limit``, a budget cap or an interruption leaves played compare the conditions on the
+    same missions (paired), instead of covering one condition alone."""
     sel = selection or Selection()
     players = list(dict.fromkeys(sel.players or suite.players))
     modes = list(sel.modes or suite.modes)
@@ -103,11 +108,11 @@ def expand(suite: Suite, selection: Selection | None = None) -> list[SuiteEpisod
             time_factor=factor, rule_seed=seed,
         )
         for r in range(sel.repeats or suite.repeats)
+        for mission in missions
         for factor in suite.time_factors
         for seed in rule_seeds
         for mode in modes
         for d, e in pairs
-        for mission in missions
         if keep(mission, d, e)
     ]  # fmt: skip
     if not episodes:

@@ -39,6 +39,15 @@ def test_run_control_flags() -> None:
     wires = expand(cross, Selection(only=["Wires", "random/random"]))
     assert len(wires) == 10 and all(e.mission_id.startswith("Wires-") for e in wires)
     assert len(expand(cross, Selection(limit=7))) == 7
+    # Play order is mission by mission: a limit keeps the pairings compared on the same missions.
+    first = expand(cross, Selection(limit=4))
+    assert {e.mission_id for e in first} == {"Wires-234"}
+    assert sorted(e.pairing for e in first) == [
+        "oracle/oracle", "oracle/random", "random/oracle", "random/random",
+    ]  # fmt: skip
+    contrast = expand(load_suite("contamination"), Selection(limit=4))
+    assert len({e.mission_id for e in contrast}) == 1
+    assert sorted({e.rule_seed for e in contrast}) == [1, 1764]
     three = expand(cross, Selection(only=["Wires-234"], repeats=3))
     assert sorted({e.repeat for e in three}) == [0, 1, 2] and len(three) == 12
     alone = expand(cross, Selection(only=["Wires-234"], no_manual=True, rule_seeds=[2]))
