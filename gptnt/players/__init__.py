@@ -56,7 +56,7 @@ from gptnt.players.conversation import (
     turn_text,
 )
 from gptnt.players.feedback import ISSUES, Issue, feedback_text
-from gptnt.players.observation import MOTION_KINDS, ModelObservation, build_observation
+from gptnt.players.observation import MOTION_KINDS, ModelObservation, observe
 from gptnt.players.parsing import ParsedOutput, parse_output
 from gptnt.players.prompts import PromptSpec, Seat, allowed_kinds, system_prompt
 
@@ -89,9 +89,9 @@ __all__ = [
     "TokenBudget",
     "UserMessage",
     "allowed_kinds",
-    "build_observation",
     "feedback_text",
     "load_player_config",
+    "observe",
     "parse_output",
     "shared_prefix",
     "system_prompt",

@@ -17,10 +17,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gptnt.players.actions import InteractionMethod
 from gptnt.players.conversation import Attachment
 from gptnt.protocol import KINDS, ModuleKind, encode_png
-from gptnt.vision import MarkStyle, SetOfMarks, build_marks, resize
+from gptnt.vision import SetOfMarks, resize
 
 MOTION_KINDS: frozenset[str] = frozenset(spec.name for spec in KINDS if spec.blinks)
 """Modules whose state can only be read over time (the registry's ``blinks``): they get the
@@ -48,39 +47,6 @@ class ModelObservation:
     newest: np.ndarray = field(repr=False)
 
 
-def build_observation(
-    frames: Sequence[np.ndarray],
-    mask: np.ndarray | None,
-    kind: ModuleKind | None,
-    *,
-    previous: np.ndarray | None,
-    image_size: tuple[int, int],
-    method: InteractionMethod = "set-of-marks",
-    sequence_length: int = SEQUENCE_LENGTH,
-    style: MarkStyle | None = None,
-) -> ModelObservation:
-    """The images for one Defuser turn.
-
-    ``frames`` are the buffer's frames oldest first (H×W×3 uint8, top-down); ``mask`` the
-    segmentation of the newest moment; ``kind`` the module zoomed into (``None`` when zoomed
-    out); ``previous`` the newest frame of the previous turn, if any; ``image_size`` the
-    model's ``(width, height)``.
-    """
-    if not frames:
-        raise ValueError("build_observation needs at least one frame")
-    marks = None
-    if method == "set-of-marks" and mask is not None:
-        marks = build_marks(mask, frames[-1][..., :3], kind, style=style)
-    return observe(
-        frames,
-        marks,
-        kind,
-        previous=previous,
-        image_size=image_size,
-        sequence_length=sequence_length,
-    )
-
-
 def observe(
     frames: Sequence[np.ndarray],
     marks: SetOfMarks | None,
@@ -90,7 +56,14 @@ def observe(
     image_size: tuple[int, int],
     sequence_length: int = SEQUENCE_LENGTH,
 ) -> ModelObservation:
-    """Like ``build_observation``, from marks already built (``None``: draw none)."""
+    """The images for one Defuser turn.
+
+    ``frames`` are the buffer's frames oldest first (H×W×3 uint8, top-down); ``marks`` the
+    set-of-marks of the newest frame (``None``: none drawn, e.g. a coordinates player);
+    ``kind`` the module zoomed into (``None`` when zoomed out: Simon and Morse get the
+    sequence); ``previous`` the newest frame of the previous turn, if any; ``image_size`` the
+    model's ``(width, height)``.
+    """
     if not frames:
         raise ValueError("observe needs at least one frame")
     newest = np.ascontiguousarray(frames[-1][..., :3])

@@ -157,7 +157,8 @@ def test_records_keep_exactly_the_images_the_model_was_sent(episode) -> None:
     import numpy as np
     from PIL import Image
 
-    from gptnt.players.observation import build_observation
+    from gptnt.players import observe
+    from gptnt.vision import build_marks
 
     server, summary, events = episode
     turns = [e for e in events if e["kind"] == "turn" and e["role"] == "defuser"]
@@ -177,8 +178,8 @@ def test_records_keep_exactly_the_images_the_model_was_sent(episode) -> None:
         assert all((folder / "frames" / f"{h}.png").is_file() for h in sent)
         mask = load(turn["mask"]) if turn["mask"] else None
         frames = [load(h) for h in turn["frames"]]
-        again = build_observation(frames, mask, turn["focused"], previous=previous,
-                                  image_size=(640, 480))  # fmt: skip
+        marks = build_marks(mask, frames[-1], turn["focused"]) if mask is not None else None
+        again = observe(frames, marks, turn["focused"], previous=previous, image_size=(640, 480))
         assert [hashlib.sha256(a.png).hexdigest() for a in again.attachments] == sent
         previous = again.newest
     defuser = next(p for p in summary["players"] if p["role"] == "defuser")

@@ -7,7 +7,15 @@ import io
 import numpy as np
 from PIL import Image
 
-from gptnt.players import build_observation
+from gptnt.players import observe
+from gptnt.players.observation import ModelObservation
+from gptnt.vision import build_marks
+
+
+def build_observation(frames, mask, kind, *, previous, image_size, marked=True) -> ModelObservation:  # type: ignore[no-untyped-def]
+    """A turn's images as the model policy builds them: marks from the newest frame's mask."""
+    marks = build_marks(mask, frames[-1], kind) if marked and mask is not None else None
+    return observe(frames, marks, kind, previous=previous, image_size=image_size)
 
 
 def _frames(n: int) -> list[np.ndarray]:
@@ -63,6 +71,6 @@ def test_first_turn_has_no_previous_frame() -> None:
 
 def test_coordinates_players_get_no_marks() -> None:
     obs = build_observation(_frames(1), _mask(), "Keypad", previous=None, image_size=(160, 120),
-                            method="coordinates")  # fmt: skip
+                            marked=False)  # fmt: skip
     assert obs.marks is None
     assert np.array_equal(_pixels(obs.attachments[0].png), _frames(1)[0])
