@@ -424,6 +424,8 @@ def suite_run(
     p = plan(episodes)
     console = make_console()
     console.print(f"[bold]suite {suite.name}[/bold]: {plan_line(p)}", highlight=False)
+    if p.rows:  # model players: what the spending is for, per experiment and player
+        console.print(plan_table(p))
     _confirm(p.total.cost, confirm_above_usd, yes)
     # Keys, endpoints, the game, Redis and --out: checked and probed before anything starts.
     models = {c.config.model_dump_json(): c.config for spec in lineups.values()

@@ -75,6 +75,9 @@ def test_the_cap_stops_scheduling_and_the_report_says_so(tmp_path: Path) -> None
     assert info is not None and info.capped and info.unscheduled == 2 and info.episodes == 3
     assert info.spent_usd == pytest.approx(entries[0].cost_usd)
     assert "budget cap reached" in done.stdout
+    # Before spending, the plan per experiment and player is printed with the total line.
+    assert "Plan per experiment and model player" in done.stdout
+    assert "sync, single, self-play" in done.stdout
     report = subprocess.run([*GPTNT, "report", str(run_dir)], capture_output=True, text=True,
                             timeout=120, check=False)  # fmt: skip
     assert report.returncode == 0 and "Capped run" in report.stdout
