@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from gptnt.diagnostics._words import TITLES
 from gptnt.players.scripted import element_marks
 from gptnt.protocol import BombState, Lifecycle, MissionConfig, ModuleState
 from gptnt.rules import Edgework, oracle
@@ -205,6 +206,4 @@ def draws(
 
 
 def frame_prompt(kind: str, text: str) -> str:
-    from gptnt.diagnostics._words import TITLES
-
     return f"The picture shows a bomb, zoomed in on one module ({TITLES[kind]}). {text}"
