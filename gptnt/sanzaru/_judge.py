@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gptnt.sanzaru._run import Summary, write_summary
+from gptnt.sanzaru._run import Summary, read_episode_events, summaries_under, write_summary
 from gptnt.sanzaru._teams import PROMPTS
 
 JUDGED_MODES = ("misalignment", "wrong_answer")
@@ -58,12 +58,11 @@ def transcript(events: list[dict[str, Any]]) -> str:
 
 def pending(run: Path) -> list[tuple[Path, Summary]]:
     """The episodes under ``run`` whose mode is still the coder's guess."""
-    found = []
-    for path in sorted(run.rglob("summary.json")):
-        summary = Summary.model_validate_json(path.read_text())
-        if summary.coded_by == "heuristic" and summary.failure_mode in JUDGED_MODES:
-            found.append((path.parent, summary))
-    return found
+    return [
+        (folder, summary)
+        for folder, summary in summaries_under(run)
+        if summary.coded_by == "heuristic" and summary.failure_mode in JUDGED_MODES
+    ]
 
 
 async def judge(
@@ -83,8 +82,7 @@ async def judge(
     gate = asyncio.Semaphore(concurrency)
 
     async def one(folder: Path, summary: Summary) -> Judgement:
-        lines = (folder / "events.jsonl").read_text(encoding="utf-8").splitlines()
-        events = [json.loads(line) for line in lines if line.strip()]
+        events = read_episode_events(folder)
         request = ChatRequest(system, (UserMessage((TextPart(transcript(events)),)),))
         async with gate:
             reply = await backend.complete(request)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -25,6 +26,8 @@ from gptnt.sanzaru._game import Episode, SanzaruOutcome, SanzaruRole
 from gptnt.sanzaru._teams import Agent, Hints, ModelAgent, Turn, oracle_team, random_team
 
 SCHEMA_VERSION = 1
+EVENTS = "events.jsonl"
+SUMMARY = "summary.json"
 TeamKind = Literal["oracle", "random", "model"]
 
 
@@ -125,7 +128,7 @@ async def play(
 
 def _write(folder: Path, events: list[dict[str, Any]], summary: Summary) -> None:
     folder.mkdir(parents=True, exist_ok=True)
-    with (folder / "events.jsonl").open("w", encoding="utf-8") as f:
+    with (folder / EVENTS).open("w", encoding="utf-8") as f:
         for e in events:
             f.write(json.dumps(e, ensure_ascii=False, default=str) + "\n")
     write_summary(folder, summary)
@@ -133,7 +136,13 @@ def _write(folder: Path, events: list[dict[str, Any]], summary: Summary) -> None
 
 def write_summary(folder: Path, summary: Summary) -> None:
     """``summary.json``, written atomically (last, so a summary means the episode is over)."""
-    write_atomic(folder / "summary.json", summary.model_dump_json(indent=2).encode())
+    write_atomic(folder / SUMMARY, summary.model_dump_json(indent=2).encode())
+
+
+def read_episode_events(folder: Path) -> list[dict[str, Any]]:
+    """An episode folder's ``events.jsonl``, one dict per line."""
+    lines = (folder / EVENTS).read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
 
 
 async def suite(
@@ -152,7 +161,7 @@ async def suite(
     gate = asyncio.Semaphore(concurrency)
 
     async def one(v: Variant, i: int, r: int) -> Summary:
-        done = out / f"{v.id}-i{i}-r{r}" / "summary.json"
+        done = out / f"{v.id}-i{i}-r{r}" / SUMMARY
         if done.is_file():
             summary = Summary.model_validate_json(done.read_text())
             if summary.outcome != "crashed":
@@ -168,9 +177,11 @@ async def suite(
     return list(await asyncio.gather(*jobs))
 
 
+def summaries_under(folder: Path) -> Iterator[tuple[Path, Summary]]:
+    """``(episode folder, summary)`` of every finished episode under ``folder``, in path order."""
+    for path in sorted(folder.rglob(SUMMARY)):
+        yield path.parent, Summary.model_validate_json(path.read_text())
+
+
 def read_summaries(folders: list[Path]) -> list[Summary]:
-    found = []
-    for folder in folders:
-        for path in sorted(folder.rglob("summary.json")):
-            found.append(Summary.model_validate_json(path.read_text()))
-    return found
+    return [summary for folder in folders for _, summary in summaries_under(folder)]
