@@ -191,8 +191,7 @@ def plan(
             if ref not in configs:
                 configs[ref] = _config(ref, _seat)
         share = _turn_share([configs[ref] for ref, _ in seats], ep, a)
-        components = mission.config.components
-        motion = sum(c in MOTION_KINDS for c in components) / len(components)
+        motion = _motion_share(mission)
         limit = mission.config.time_limit * ep.time_factor
         for ref, seat in seats:
             config = configs[ref]
@@ -247,7 +246,7 @@ def _seat_estimate(
     calls = _calls(config, ep, mission, a, share)
     mid = _walk(config, seat, ep, mission, a, calls)
     low = _walk(config, seat, ep, mission, a, calls * a.range[0])
-    high = _walk(config, seat, ep, mission, a, _cap(ep, mission, calls * a.range[1], a))
+    high = _walk(config, seat, ep, mission, a, _cap(ep, mission, calls * a.range[1]))
     est = Estimate(seats=1, calls=calls, input=mid.input, output=mid.output,
                    cached_input=mid.cached)  # fmt: skip
     if price is None:
@@ -258,6 +257,12 @@ def _seat_estimate(
     est.low = low.cost(price, cached=False)
     est.high = high.cost(price, cached=False)
     return est
+
+
+def _motion_share(mission: Mission) -> float:
+    """Share of the mission's modules whose frames move (their turns send a frame sequence)."""
+    components = mission.config.components
+    return sum(c in MOTION_KINDS for c in components) / len(components)
 
 
 def _max_sync_turns(ep: SuiteEpisode, mission: Mission) -> float:
@@ -274,7 +279,7 @@ def _calls(
     return played / (b.async_latency_s + IDLE_SECONDS)
 
 
-def _cap(ep: SuiteEpisode, mission: Mission, calls: float, a: PlanAssumptions) -> float:
+def _cap(ep: SuiteEpisode, mission: Mission, calls: float) -> float:
     return min(calls, _max_sync_turns(ep, mission)) if ep.mode == "sync" else calls
 
 
@@ -311,9 +316,7 @@ def _walk(
         pinned += text + pages * config.tokens_per_image
     images = 0.0
     if seat != "expert":
-        components = mission.config.components
-        motion = sum(c in MOTION_KINDS for c in components) / len(components)
-        extra = (SEQUENCE_LENGTH - 1) * a.motion_zoom_share * motion
+        extra = (SEQUENCE_LENGTH - 1) * a.motion_zoom_share * _motion_share(mission)
         images = (2 + extra) * config.tokens_per_image
     budget = 0.9 * config.input_limit if config.input_limit else math.inf
     growth = a.turn_text_tokens + reply
