@@ -291,14 +291,11 @@ class _Walk:
     written: float = 0.0  # input written to the cache (the rest of each request)
 
     def cost(self, price: Price, *, cached: bool, writes: bool = False) -> float:
-        if not cached:
-            usage = Usage(input_tokens=round(self.input), output_tokens=round(self.output))
-        else:
-            usage = Usage(
-                input_tokens=round(self.input), output_tokens=round(self.output),
-                cache_read_tokens=round(self.cached),
-                cache_write_tokens=round(self.written) if writes else 0,
-            )  # fmt: skip
+        usage = Usage(
+            input_tokens=round(self.input), output_tokens=round(self.output),
+            cache_read_tokens=round(self.cached) if cached else 0,
+            cache_write_tokens=round(self.written) if cached and writes else 0,
+        )  # fmt: skip
         return price.cost(usage)
 
 
