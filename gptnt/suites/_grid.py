@@ -22,6 +22,11 @@ from gptnt.suites._format import Suite
 Condition = Literal["self-play", "other-play", "solo", "solo-no-manual"]
 
 
+def pairing_name(defuser: str, expert: str | None) -> str:
+    """A suite's name for a pairing (``--only`` takes it): ``defuser/expert``, or ``solo:player``."""
+    return f"solo:{defuser}" if expert is None else f"{defuser}/{expert}"
+
+
 class SuiteEpisode(BaseModel):
     """One episode of a suite, with every setting that distinguishes it (all recorded)."""
 
@@ -44,7 +49,7 @@ class SuiteEpisode(BaseModel):
 
     @property
     def pairing(self) -> str:
-        return f"solo:{self.defuser}" if self.expert is None else f"{self.defuser}/{self.expert}"
+        return pairing_name(self.defuser, self.expert)
 
     @property
     def condition(self) -> Condition:
@@ -125,7 +130,7 @@ def _only_filter(only: Sequence[str], missions: list[Mission], pairs: list[tuple
         c for m in missions for c in m.config.components
     }
     ids = {m.id for m in missions}
-    pairings = {f"solo:{d}" if e is None else f"{d}/{e}": (d, e) for d, e in pairs}
+    pairings = {pairing_name(d, e): (d, e) for d, e in pairs}
     wanted: dict[str, set[str]] = {"module": set(), "mission": set(), "pairing": set()}
     for token in (t.strip() for t in only):
         if not token:
@@ -143,11 +148,10 @@ def _only_filter(only: Sequence[str], missions: list[Mission], pairs: list[tuple
             )
 
     def keep(mission: Mission, defuser: str, expert: str | None) -> bool:
-        pairing = f"solo:{defuser}" if expert is None else f"{defuser}/{expert}"
         return (
             (not wanted["mission"] or mission.id in wanted["mission"])
             and (not wanted["module"] or bool(wanted["module"] & set(mission.config.components)))
-            and (not wanted["pairing"] or pairing in wanted["pairing"])
+            and (not wanted["pairing"] or pairing_name(defuser, expert) in wanted["pairing"])
         )
 
     return keep
