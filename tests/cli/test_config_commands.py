@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 import typer
+from child_server import GPTNT
 
 from gptnt.cli import app
 from gptnt.cli.run import RUN_SETTINGS
@@ -27,7 +28,6 @@ from services.bus import EmbeddedRedis
 from services.manager import EpisodeSettings
 from services.manager._queue import GROUP, QUEUE
 
-GPTNT = [sys.executable, "-c", "from gptnt.cli import main; main()"]
 MANAGER = [sys.executable, "-m", "services.manager"]
 # No setting from this machine's environment; the paid-API guard kept (scripted players only).
 CLEAN = {k: v for k, v in os.environ.items() if not k.startswith("GPTNT_")} | {OFFLINE_ENV: "1"}

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 
-CLI = [sys.executable, "-c", "from gptnt.cli import main; main()"]
+from child_server import GPTNT
 
 
 def test_a_piped_plan_prints_each_row_on_one_line() -> None:
     done = subprocess.run(
-        [*CLI, "suite", "plan", "cross-play",
+        [*GPTNT, "suite", "plan", "cross-play",
          "--players", "gpt-5-2,claude-sonnet-4-6"],
         capture_output=True, text=True, timeout=120, check=True,
         env={k: v for k, v in os.environ.items() if k != "COLUMNS"},
@@ -24,7 +23,7 @@ def test_a_piped_plan_prints_each_row_on_one_line() -> None:
 
 def test_columns_is_honoured_when_piped() -> None:
     done = subprocess.run(
-        [*CLI, "missions", "list"],
+        [*GPTNT, "missions", "list"],
         capture_output=True, text=True, timeout=120, check=True,
         env={**os.environ, "COLUMNS": "60"},
     )  # fmt: skip

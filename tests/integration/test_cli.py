@@ -6,16 +6,14 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from child_server import GPTNT
 
 from gptnt.cli.report import wilson
 from gptnt.records import Ledger, read_summary
-
-GPTNT = [sys.executable, "-c", "from gptnt.cli import main; main()"]
 
 
 def _gptnt(*args: str, **kwargs) -> subprocess.CompletedProcess[str]:  # type: ignore[no-untyped-def]

@@ -8,16 +8,14 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from child_server import GPTNT
 
 from gptnt.records import Ledger, read_summary
 from services.bus import EmbeddedRedis
-
-GPTNT = [sys.executable, "-c", "from gptnt.cli import main; main()"]
 
 
 def _start(*args: str, redis_url: str | None = None) -> subprocess.Popen[str]:

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from child_server import GPTNT
 
 from gptnt.records import Ledger, read_run_info, read_summary
-
-GPTNT = [sys.executable, "-c", "from gptnt.cli import main; main()"]
 
 
 def _suite(*args: str, launch: str = "task") -> subprocess.CompletedProcess[str]:

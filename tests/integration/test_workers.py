@@ -6,16 +6,15 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from child_server import GPTNT
 
 from gptnt.records import Ledger, read_events, read_summary
 from services.bus import EmbeddedRedis
 
-GPTNT = [sys.executable, "-c", "from gptnt.cli import main; main()"]
 MISSIONS = "Wires-234,Keypad-286,Wires-337"
 
 

@@ -8,18 +8,16 @@ import asyncio
 import json
 import os
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from child_server import GPTNT
 from fake_openai import FakeServer, completion, serve
 
 from gptnt.records import Ledger, read_run_info
-
-GPTNT = [sys.executable, "-c", "from gptnt.cli import main; main()"]
 
 
 @contextmanager

@@ -8,10 +8,10 @@ import json
 import math
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from child_server import GPTNT
 
 from gptnt.manual._store import load
 from gptnt.players.backends import Price, load_prices
@@ -128,7 +128,7 @@ def test_cross_play_plan_matches_a_hand_computation(cross: Path) -> None:
 def test_suite_plan_command_prints_episodes_and_cost(cross: Path) -> None:
     env = {**os.environ, "COLUMNS": "200"}
     done = subprocess.run(
-        [sys.executable, "-c", "from gptnt.cli import main; main()", "suite", "plan", str(cross),
+        [*GPTNT, "suite", "plan", str(cross),
          "--players", "claude-sonnet-4-6,oracle"],
         capture_output=True, text=True, env=env, timeout=120, check=False,
     )  # fmt: skip
