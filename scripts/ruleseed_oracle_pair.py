@@ -25,15 +25,16 @@ def main() -> int:
     parser.add_argument("--pools", type=Path, default=None)
     parser.add_argument("--mode", default="sync", choices=("sync", "async"))
     args = parser.parse_args()
-    if args.pools is not None:
-        os.environ["GPTNT_RULESEED_POOLS"] = str(args.pools.resolve())
 
     from gptnt.errors import ConfigError
     from gptnt.manual import build_manual, load_manual, save
+    from gptnt.rules.ruleseed import ENV
     from gptnt.rules.ruleset import ruleset
     from services.bus import redis_url
     from services.manager import EpisodeSettings, EpisodeSpec, play_episode
 
+    if args.pools is not None:
+        os.environ[ENV] = str(args.pools.resolve())  # read when the pools are located, below
     rules = ruleset(args.rule_seed)
     rules.require(["Morse", "Password"])
     manual = build_manual(args.rule_seed)
