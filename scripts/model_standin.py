@@ -91,7 +91,6 @@ class Standin:
         self._rng = random.Random(self.seed)
 
     async def completions(self, request: Request) -> JSONResponse:
-        body = await request.body()
         call = self.calls
         self.calls += 1
         delay = self.latency.draw(self._rng, call)
@@ -103,7 +102,6 @@ class Standin:
         if status is not None:
             error = {"message": f"stand-in fault {status}", "type": "standin", "code": status}
             return JSONResponse({"error": error}, status_code=status)
-        del body
         seat = request.path_params.get("seat", "expert")
         return JSONResponse(
             chat_completion(
