@@ -361,14 +361,18 @@ def _setting(e: Episode) -> str:
     return d.seat if d is not None and d.seat in ("solo", "solo-no-manual") else "pair"
 
 
+def _solo_key(e: Episode) -> tuple[str, str, str]:
+    """(the Defuser's policy and the episode's condition, mode, setting)."""
+    d = e.player("defuser")
+    return f"{d.policy if d is not None else '?'}{e.condition}", e.mode, _setting(e)
+
+
 def solo(episodes: Sequence[Episode]) -> Table:
     """Table 11: single-module success of each Defuser in pairs (any partner) against the same
     model alone, with and without the manual."""
     single = [e for e in episodes if _single(e)]
     rows = []
-    key = lambda e: (f"{e.player('defuser').policy if e.player('defuser') else '?'}{e.condition}",  # type: ignore[union-attr]
-                     e.mode, _setting(e))  # fmt: skip
-    for (player, mode, setting), group in _group(single, key).items():
+    for (player, mode, setting), group in _group(single, _solo_key).items():
         rows.append((player, mode, setting, len({e.expert for e in group}), _solved(group),
                      _not_scored(group)))  # fmt: skip
     return Table(
