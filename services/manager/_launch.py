@@ -54,11 +54,7 @@ class ProcessHandle:
         code = self.proc.poll()
         if code is None:
             return None
-        tail = ""
-        with contextlib.suppress(OSError):
-            lines = self._log_path.read_text(errors="replace").strip().splitlines()
-            tail = f": {lines[-1]}" if lines else ""
-        return f"{self.name} process {self.proc.pid} exited with code {code}{tail}"
+        return exited(self.name, self.proc.pid, code, self._log_path)
 
     async def finish(self, timeout_s: float) -> None:
         if self.proc.poll() is not None:
@@ -112,6 +108,15 @@ class TaskHandle:
             # Its failure is the episode's (``failure``); retrieved, so that asyncio does not
             # log it once more whenever the task happens to be garbage-collected.
             self.task.exception()
+
+
+def exited(name: Service, pid: int, code: int, log_path: Path) -> str:
+    """Why a service process is gone: its exit code and the last line of its log."""
+    tail = ""
+    with contextlib.suppress(OSError):
+        lines = log_path.read_text(errors="replace").strip().splitlines()
+        tail = f": {lines[-1]}" if lines else ""
+    return f"{name} process {pid} exited with code {code}{tail}"
 
 
 def _module(name: Service) -> str:

@@ -34,6 +34,7 @@ from pathlib import Path
 
 from services.bus import Service
 from services.bus._server import TERMINATE_GRACE_S, die_with_parent
+from services.manager._launch import exited
 
 _SPAWN_S = 30.0  # wall seconds a fork request may take
 
@@ -280,11 +281,7 @@ class WarmHandle:
             if not self._server.alive:
                 return f"{self.name}: the warm server died"
             return None
-        tail = ""
-        with contextlib.suppress(OSError):
-            lines = self._log_path.read_text(errors="replace").strip().splitlines()
-            tail = f": {lines[-1]}" if lines else ""
-        return f"{self.name} process {self.pid} exited with code {code}{tail}"
+        return exited(self.name, self.pid, code, self._log_path)
 
     async def finish(self, timeout_s: float) -> None:
         if await self._server.wait(self.pid, timeout_s):
