@@ -286,10 +286,10 @@ class WarmHandle:
     async def finish(self, timeout_s: float) -> None:
         if await self._server.wait(self.pid, timeout_s):
             return
-        for sig, wait_s in ((signal.SIGTERM, 5.0), (signal.SIGKILL, 5.0)):
+        for sig in (signal.SIGTERM, signal.SIGKILL):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.pid, sig)
-            if await self._server.wait(self.pid, wait_s):
+            if await self._server.wait(self.pid, TERMINATE_GRACE_S):
                 return
 
 
