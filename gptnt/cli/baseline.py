@@ -15,13 +15,12 @@ import os
 import sys
 import time
 from collections import defaultdict
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from gptnt.cli.config import ConfigFile
-from gptnt.cli.run import Out
+from gptnt.cli.run import Out, Pools
 
 
 def baseline_random(
@@ -37,10 +36,7 @@ def baseline_random(
         int | None,
         typer.Option(help="Rule seed of the games (1 = the v1 manual) (setting game.rule_seed)."),
     ] = None,
-    pools: Annotated[
-        Path | None,
-        typer.Option(help="Rule-seed word pools file (Morse, Password) for seeds other than 1."),
-    ] = None,
+    pools: Pools = None,
     config: ConfigFile = None,
 ) -> None:
     """Success rate of the random Defuser per module type (single-module missions, sync).

@@ -39,6 +39,10 @@ Out = Annotated[
     typer.Option("--out", help="Directory that receives the run directories; default runs "
                  "(setting records.out)."),
 ]  # fmt: skip
+Pools = Annotated[
+    Path | None,
+    typer.Option(help="Rule-seed word pools file (Morse, Password) for seeds other than 1."),
+]
 LaunchOption = Annotated[
     str | None,
     typer.Option("--launch", help="process: each service its own process; warm: each forked "
@@ -217,10 +221,7 @@ def run(
             "the mission's ruleSeed, else 1 (setting game.rule_seed)."
         ),
     ] = None,
-    pools: Annotated[
-        Path | None,
-        typer.Option(help="Rule-seed word pools file (Morse, Password) for seeds other than 1."),
-    ] = None,
+    pools: Pools = None,
     launch: LaunchOption = None,
     step_sleep: Annotated[
         float | None,

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from gptnt.cli.config import ConfigFile
-from gptnt.cli.run import Game, Out, RedisUrl
+from gptnt.cli.run import Game, Out, Pools, RedisUrl
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -116,10 +116,6 @@ RuleSeed = Annotated[
         help="Play every mission under this rule seed (repeatable; replaces the suite's "
         "rule_seeds, e.g. --rule-seed 1 --rule-seed 1764).",
     ),
-]
-Pools = Annotated[
-    Path | None,
-    typer.Option(help="Rule-seed word pools file (Morse, Password) for seeds other than 1."),
 ]
 
 
