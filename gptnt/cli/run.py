@@ -129,11 +129,10 @@ def use_rule_seed(
 
     named = sorted({m.config.rule_seed for m in missions if m.config.rule_seed is not None})
     seed = flag if flag is not None else (named[0] if named else 1)
-    clash = [m.id for m in missions if m.config.rule_seed not in (None, seed)]
-    if clash:
+    clash = next((m for m in missions if m.config.rule_seed not in (None, seed)), None)
+    if clash is not None:
         raise ConfigError(
-            f"{name} {seed}: mission {clash[0]} names ruleSeed "
-            f"{next(m for m in missions if m.id == clash[0]).config.rule_seed}; "
+            f"{name} {seed}: mission {clash.id} names ruleSeed {clash.config.rule_seed}; "
             "drop it or pick missions of one rule seed"
         )
     if pools is not None:
