@@ -264,6 +264,14 @@ def plan_table(p: Plan) -> Table:
     return table
 
 
+def print_plan(console: Console, suite: str, p: Plan) -> None:
+    """The plan's line and, with model players, what the spending is for per experiment and
+    player (``suite plan`` prints it, ``suite run`` before it asks to spend)."""
+    console.print(f"[bold]suite {suite}[/bold]: {plan_line(p)}", highlight=False)
+    if p.rows:
+        console.print(plan_table(p))
+
+
 def suite_plan(
     ctx: typer.Context, ref: SuiteRef, players: Players = None, only: Only = None,
     modes: Modes = None, repeats: Repeats = None, limit: Limit = None, solo: Solo = False,
@@ -282,9 +290,7 @@ def suite_plan(
     _check_rule_seeds(episodes, pools)
     p = plan(episodes)
     console = make_console()
-    console.print(f"[bold]suite {suite.name}[/bold]: {plan_line(p)}", highlight=False)
-    if p.rows:
-        console.print(plan_table(p))
+    print_plan(console, suite.name, p)
 
 
 # ----------------------------------------------------------------------------- run
@@ -419,9 +425,7 @@ def suite_run(
         player_infos(spec)
     p = plan(episodes)
     console = make_console()
-    console.print(f"[bold]suite {suite.name}[/bold]: {plan_line(p)}", highlight=False)
-    if p.rows:  # model players: what the spending is for, per experiment and player
-        console.print(plan_table(p))
+    print_plan(console, suite.name, p)
     _confirm(p.total.cost, confirm_above_usd, yes)
     # Keys, endpoints, the game, Redis and --out: checked and probed before anything starts.
     models = {c.config.model_dump_json(): c.config for spec in lineups.values()
