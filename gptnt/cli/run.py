@@ -113,18 +113,25 @@ def result_table(summaries: list[Summary]):  # type: ignore[no-untyped-def]
     return table
 
 
+def share_pools(pools: Path) -> None:
+    """Check the word pools file, then hand it to every service this process starts (through
+    the inherited ``GPTNT_RULESEED_POOLS``)."""
+    import os
+
+    from gptnt.rules.ruleseed import ENV, read_pools
+
+    read_pools(pools)
+    os.environ[ENV] = str(pools.resolve())
+
+
 def use_rule_seed(
     flag: int | None, pools: Path | None, missions: list[Mission], *, name: str = "--rule-seed"
 ) -> int:
     """The rule seed in force (``flag``: ``--rule-seed`` or ``game.rule_seed`` set in a layer,
     named ``name`` in errors; else the missions' ``ruleSeed``, else 1), checked up front: it
     agrees with every mission naming one and has tables for their modules.
-    The word pools file given goes to every service this process starts (through the inherited
-    ``GPTNT_RULESEED_POOLS``)."""
-    import os
-
+    The word pools file given goes to every service this process starts (``share_pools``)."""
     from gptnt.errors import ConfigError
-    from gptnt.rules.ruleseed import ENV, read_pools
     from gptnt.rules.ruleset import ruleset
 
     named = sorted({m.config.rule_seed for m in missions if m.config.rule_seed is not None})
@@ -136,8 +143,7 @@ def use_rule_seed(
             "drop it or pick missions of one rule seed"
         )
     if pools is not None:
-        read_pools(pools)
-        os.environ[ENV] = str(pools.resolve())
+        share_pools(pools)
     rules = ruleset(seed, pools=pools)
     rules.require({kind for m in missions for kind in m.config.components})
     return seed

@@ -686,12 +686,9 @@ def worker(
     cfg = command_config(ctx, WORKER_SETTINGS, config).config
     url = cfg.bus.queue_url("a worker")
     if pools is not None:
-        import os
+        from gptnt.cli.run import share_pools
 
-        from gptnt.rules.ruleseed import ENV, read_pools
-
-        read_pools(pools)
-        os.environ[ENV] = str(pools.resolve())
+        share_pools(pools)
 
     from gptnt.cli import ExitCode
     from services.manager import serve
