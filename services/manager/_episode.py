@@ -31,6 +31,7 @@ from urllib.parse import urlsplit
 import redis.asyncio as aioredis
 from pydantic import BaseModel, TypeAdapter
 
+from gptnt.config import GameConfig
 from gptnt.errors import BusError, DeadlineExceeded, EpisodeError, GptntError
 from gptnt.missions import Mission, get_mission
 from gptnt.players.config import PlayerConfig
@@ -300,15 +301,19 @@ class Episode:
         """(service, command-line arguments, its user's URL, log file) of each service."""
         gid = self.keys.game_id
         logs = self.dir / "logs"
-        # The game section, whole, with this episode's rule seed (the same value either way).
-        game = self.settings.game.model_copy(update={"rule_seed": self.spec.rule_seed})
         return [
-            ("game", ["--game-id", gid, "--config", game.model_dump_json()], users["game"],
+            ("game", ["--game-id", gid, "--config", self._game_config().model_dump_json()],
+             users["game"],
              logs / "game.log"),
             *((c.role, ["--game-id", gid, "--config", self._player_config(c).model_dump_json()],
                users[c.role], logs / f"{c.role}.log")
               for c in self._lineup),
         ]  # fmt: skip
+
+    def _game_config(self) -> GameConfig:
+        """The section the Game Service runs with: the settings' game section, whole, with this
+        episode's rule seed (the same value on every launch)."""
+        return self.settings.game.model_copy(update={"rule_seed": self.spec.rule_seed})
 
     def _player_config(self, choice: SeatChoice) -> PlayerServiceConfig:
         """The section a seat's Player Service runs with (the same value on every launch)."""
@@ -330,10 +335,7 @@ class Episode:
 
     def _launch(self, users: dict[str, str]) -> None:
         """Start the services, each connecting as its own ACL user (``users``: their URLs)."""
-        s = self.settings
-        # The game section, whole, with this episode's rule seed (the same value either way).
-        game = s.game.model_copy(update={"rule_seed": self.spec.rule_seed})
-        if s.launch == "process":
+        if self.settings.launch == "process":
             self._handles = [
                 ProcessHandle(name, args, url, log)
                 for name, args, url, log in self._process_args(users)
@@ -344,6 +346,7 @@ class Episode:
             config = self._player_config(choice)
             return lambda redis: PlayerService(redis, self.keys, config).run()
 
+        game = self._game_config()
         self._handles = [
             TaskHandle(
                 "game",
