@@ -76,7 +76,7 @@ from services.bus import (
 from services.game import GameService
 from services.game import api as game_api
 from services.manager._faults import ProviderWatch
-from services.manager._launch import Handle, ProcessHandle, TaskHandle
+from services.manager._launch import Handle, ProcessHandle, TaskHandle, service_module
 from services.manager._warm import WarmHandle, warm_server
 from services.manager.api import SCRIPTED_TURN_S, EpisodeSettings, EpisodeSpec
 from services.player import PlayerService, PlayerServiceConfig
@@ -330,7 +330,7 @@ class Episode:
         for name, args, url, log in self._process_args(users):
             log.parent.mkdir(parents=True, exist_ok=True)
             env = {ENV_URL: url, "PYTHONUNBUFFERED": "1"}
-            pid = await server.spawn("game" if name == "game" else "player", args, env, log)
+            pid = await server.spawn(service_module(name), args, env, log)
             self._handles.append(WarmHandle(server, name, pid, log))
 
     def _launch(self, users: dict[str, str]) -> None:

@@ -41,7 +41,7 @@ class ProcessHandle:
         env = {**os.environ, ENV_URL: url, "PYTHONUNBUFFERED": "1"}
         with open(log_path, "ab") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", f"services.{_module(name)}", *args],
+                [sys.executable, "-m", f"services.{service_module(name)}", *args],
                 env=env,
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -119,5 +119,6 @@ def exited(name: Service, pid: int, code: int, log_path: Path) -> str:
     return f"{name} process {pid} exited with code {code}{tail}"
 
 
-def _module(name: Service) -> str:
+def service_module(name: Service) -> str:
+    """The package under ``services`` that runs a service: ``game``, or ``player`` for a seat."""
     return "game" if name == "game" else "player"
