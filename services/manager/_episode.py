@@ -623,6 +623,24 @@ async def play_episode(
 ) -> Summary:
     """Run one episode and add it to the run's ledger; the ``park_after``-th crash of an
     episode parks it (no more retries). Interrupted attempts do not count as crashes."""
+    summary, _ = await play_attempt(
+        spec, settings, admin_url=admin_url, run_dir=run_dir, on_turn=on_turn,
+        park_after=park_after, interrupt=interrupt,
+    )  # fmt: skip
+    return summary
+
+
+async def play_attempt(
+    spec: EpisodeSpec,
+    settings: EpisodeSettings,
+    *,
+    admin_url: str,
+    run_dir: Path,
+    on_turn: OnTurn | None = None,
+    park_after: int | None = None,
+    interrupt: Interrupt | None = None,
+) -> tuple[Summary, LedgerEntry]:
+    """``play_episode``, also returning the ledger line it added (a queue worker reports it)."""
     episode = Episode(
         spec, settings, admin_url=admin_url, run_dir=run_dir, on_turn=on_turn, interrupt=interrupt
     )
@@ -636,11 +654,10 @@ async def play_episode(
             e.status in ("crashed", "parked") for e in ledger.entries() if e.episode_key == spec.key
         )
         status = "parked" if park_after is not None and crashes >= park_after else "crashed"
-    ledger.append(
-        LedgerEntry(
-            episode_key=spec.key, attempt=spec.attempt, status=status, outcome=summary.outcome,
-            reason=summary.reason, cost_usd=summary.cost_usd,
-            episode_dir=str(episode.dir.relative_to(run_dir)), at=time.time(),
-        )
+    entry = LedgerEntry(
+        episode_key=spec.key, attempt=spec.attempt, status=status, outcome=summary.outcome,
+        reason=summary.reason, cost_usd=summary.cost_usd,
+        episode_dir=str(episode.dir.relative_to(run_dir)), at=time.time(),
     )  # fmt: skip
-    return summary
+    ledger.append(entry)
+    return summary, entry

@@ -23,7 +23,7 @@ from pydantic import BaseModel
 
 from gptnt.records import Ledger, LedgerEntry, Summary, pack, unpack
 from services.bus import REDIS_CALL_S, connect, within
-from services.manager._episode import Interrupt, OnTurn, play_episode
+from services.manager._episode import Interrupt, OnTurn, play_attempt
 from services.manager.api import EpisodeSettings, EpisodeSpec
 
 log = logging.getLogger(__name__)
@@ -135,11 +135,10 @@ async def _play(
 ) -> Summary:
     run_dir = out / job.run
     park_after = job.retries + 1
-    summary = await play_episode(
+    summary, entry = await play_attempt(
         job.spec, job.settings, admin_url=admin_url, run_dir=run_dir, on_turn=on_turn,
         park_after=park_after, interrupt=interrupt,
     )  # fmt: skip
-    entry = Ledger(run_dir).latest()[job.spec.key]
     if entry.status == "crashed":
         retry = job.model_copy(
             update={"spec": job.spec.model_copy(update={"attempt": job.spec.attempt + 1})}
