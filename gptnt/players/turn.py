@@ -16,7 +16,6 @@ player is told at the start of its next turn (``TurnInput.feedback``).
 
 from __future__ import annotations
 
-import io
 import os
 import re
 import time
@@ -24,14 +23,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-from PIL import Image
-
 from gptnt.players.actions import InteractGame, MarkLocation, SendMessage, to_game_action
 from gptnt.players.backends import MALFORMED, CallRecord
 from gptnt.players.feedback import Issue
 from gptnt.players.policy import Observation, Policy, TurnInput
-from gptnt.protocol import BombState, GameAction, Mode, Role
+from gptnt.protocol import BombState, GameAction, Mode, Role, decode_png
 from gptnt.records import (
     FailedCall,
     ProviderFault,
@@ -143,18 +139,13 @@ def _look(sight: Sight, player: Player) -> tuple[Observation, list[str], str | N
     """The policy's observation, and the content hashes of the frames and mask (stored)."""
     hashes = [store_png(player.episode_dir, png) for png in sight.frames]
     mask_hash = store_png(player.episode_dir, sight.mask) if sight.mask else None
-    frames = [_decode_png(png) for png in sight.frames]
+    frames = [decode_png(png) for png in sight.frames]
     marks = None
     if sight.mask is not None and frames:
         focused = sight.state.focused if sight.state else None
-        marks = build_marks(_decode_png(sight.mask), frames[-1], focused.name if focused else None)
+        marks = build_marks(decode_png(sight.mask), frames[-1], focused.name if focused else None)
     privileged = sight.state if player.policy.privileged else None
     return Observation(frames, marks, privileged), hashes, mask_hash
-
-
-def _decode_png(data: bytes) -> np.ndarray:
-    with Image.open(io.BytesIO(data)) as image:
-        return np.asarray(image.convert("RGB"))
 
 
 def _call_facts(call: CallRecord | None, policy: Policy) -> tuple[Tokens, float, FailedCall | None]:
