@@ -95,16 +95,12 @@ class ModelPolicy:
             messages = [PartnerMessage(_PARTNER_NAME[self.seat], m) for m in turn.messages]
         text = turn_text(feedback_text(turn.feedback), messages)
         attachments: tuple[Attachment, ...] = ()
-        marks = None
         observation = turn.observation
         if self.seat in ACTORS and observation is not None and observation.frames:
-            marks = observation.marks if self.interaction.method == "set-of-marks" else None
-            # The module kind (Simon/Morse get the sequence) whether or not marks are drawn.
-            kind = observation.marks.kind if observation.marks is not None else None
             seen = observe(
                 observation.frames,
-                marks,
-                kind,
+                observation.marks,  # play_turn builds none for a coordinates player
+                observation.kind,  # Simon/Morse get the sequence, whether or not marks are drawn
                 previous=self._previous,
                 image_size=self.config.image_size,
             )

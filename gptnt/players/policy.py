@@ -19,7 +19,7 @@ from gptnt.players.actions import Action, Interaction
 from gptnt.players.backends import CallRecord
 from gptnt.players.conversation import Attachment
 from gptnt.players.feedback import Issue
-from gptnt.protocol import BombState, Mode, Role
+from gptnt.protocol import BombState, Mode, ModuleKind, Role
 from gptnt.vision import SetOfMarks
 
 __all__ = ["Decision", "Observation", "Policy", "TurnInput"]
@@ -30,8 +30,11 @@ class Observation:
     """What the Defuser is shown this turn. ``state`` is privileged: only oracles may read it."""
 
     frames: list[np.ndarray]  # H×W×3 uint8, oldest first (usually just the newest)
-    marks: SetOfMarks | None  # letters on the newest frame, from the segmentation mask
+    marks: SetOfMarks | None
+    """Letters on the newest frame, from the segmentation mask (only for a set-of-marks player)."""
     state: BombState | None = None
+    kind: ModuleKind | None = None
+    """The module zoomed into (``None``: the bomb from outside), whether or not marks are built."""
 
 
 @dataclass(frozen=True)

@@ -128,7 +128,7 @@ async def play_turn(player: Player, turn: int, transport: Transport) -> TurnEven
         action=recorded, result=result,
         warnings=[i.note for i in issues if not i.skips],
         errors=[i.note for i in issues if i.skips],
-        frames=frames, mask=mask, focused=marks.kind if marks else None,
+        frames=frames, mask=mask, focused=observation.kind if observation else None,
         shown=[ShownImage(caption=a.caption, image=store_png(player.episode_dir, a.png))
                for a in decision.shown],
         tokens=tokens, cost_usd=cost, latency_s=latency, failed_call=failed,
@@ -140,12 +140,14 @@ def _look(sight: Sight, player: Player) -> tuple[Observation, list[str], str | N
     hashes = [store_png(player.episode_dir, png) for png in sight.frames]
     mask_hash = store_png(player.episode_dir, sight.mask) if sight.mask else None
     frames = [decode_png(png) for png in sight.frames]
-    marks = None
+    kind, marks = None, None
     if sight.mask is not None and frames:
         focused = sight.state.focused if sight.state else None
-        marks = build_marks(decode_png(sight.mask), frames[-1], focused.name if focused else None)
+        kind = focused.name if focused else None
+        if player.policy.interaction.method == "set-of-marks":  # a coordinates player has none
+            marks = build_marks(decode_png(sight.mask), frames[-1], kind)
     privileged = sight.state if player.policy.privileged else None
-    return Observation(frames, marks, privileged), hashes, mask_hash
+    return Observation(frames, marks, privileged, kind), hashes, mask_hash
 
 
 def _call_facts(call: CallRecord | None, policy: Policy) -> tuple[Tokens, float, FailedCall | None]:
