@@ -314,7 +314,22 @@ def episode_seed(mission_id: str, seed: int, repeat: int) -> int:
 
 
 @dataclass
-class RandomDefuser(_Scripted):
+class _Random(_Scripted):
+    """A random player: its draws come from its own stream, seeded by ``seed``."""
+
+    seed: int = 0
+    name: str = "random"
+    privileged: bool = False
+    _rng: random.Random = field(init=False)
+    _stream: ClassVar[str]
+    """Names the role's stream, so a Defuser and an Expert of one seed draw apart."""
+
+    def __post_init__(self) -> None:
+        self._rng = random.Random(f"{self._stream}:{self.seed}")
+
+
+@dataclass
+class RandomDefuser(_Random):
     """The paper's random baseline: uniform over plausible actions of the current view.
 
     The choices are those of the shipped mod's ``lottery`` (docs/protocol.md §6.4): click or
@@ -323,13 +338,7 @@ class RandomDefuser(_Scripted):
     in-process through ``choose``, so the baseline and ``--defuser random`` agree.
     """
 
-    seed: int = 0
-    name: str = "random"
-    privileged: bool = False
-    _rng: random.Random = field(init=False)
-
-    def __post_init__(self) -> None:
-        self._rng = random.Random(f"random-defuser:{self.seed}")
+    _stream: ClassVar[str] = "random-defuser"
 
     def choose(self, labels: Sequence[str]) -> InteractGame:
         """One uniform draw among the unlocated actions and click/hold of each label (marks in
@@ -353,17 +362,11 @@ class RandomDefuser(_Scripted):
 
 
 @dataclass
-class RandomExpert(_Scripted):
+class RandomExpert(_Random):
     """A random Expert, uniform over its two action kinds: wait, or tell the Defuser to press a
     random one of the set-of-marks letters (which it never sees)."""
 
-    seed: int = 0
-    name: str = "random"
-    privileged: bool = False
-    _rng: random.Random = field(init=False)
-
-    def __post_init__(self) -> None:
-        self._rng = random.Random(f"random-expert:{self.seed}")
+    _stream: ClassVar[str] = "random-expert"
 
     async def decide(self, turn: TurnInput) -> Decision:
         if self._rng.random() < 0.5:
