@@ -245,18 +245,11 @@ class Replay:
             return ReplayAnswer(200, {}, b"")
         if _route(target) in READ_ONLY:
             return self._read(method, target)
-        expected = self._expected()
-        if self.finished or request_key(expected.target) != request_key(target):
+        if self.finished or request_key(self._steps[self.position].target) != request_key(target):
             return self._diverged(method, target)
+        expected = self._steps[self.position]
         self.position += 1
         return ReplayAnswer(expected.status, dict(expected.headers), expected.body)
-
-    def _expected(self) -> Exchange:
-        return (
-            self._steps[min(self.position, len(self._steps) - 1)]
-            if self._steps
-            else Exchange(index=0, method="", target="", status=0)
-        )
 
     def _read(self, method: str, target: str) -> ReplayAnswer:
         recorded = self._reads.get(request_key(target), [])
@@ -277,7 +270,7 @@ class Replay:
         if self.finished:
             expected, received = "the end of the recording", f"{method} {target}"
         else:
-            wanted = self._expected()
+            wanted = self._steps[self.position]
             expected, received = _difference(wanted.method, wanted.target, method, target)
         message = (
             f"Replay diverged at request #{self.position + 1}: expected {expected}, "
