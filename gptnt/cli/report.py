@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
     from gptnt.analysis import Run, Table
 
-__all__ = ["outcome_table", "rate_table", "refuse_inside", "register", "warn_missing", "wilson"]
+__all__ = ["refuse_inside", "register", "run_tables", "warn_missing", "wilson"]
 
 RunDirs = Annotated[
     list[Path], typer.Argument(help="Run directories (each has ledger.jsonl and episodes/).")
@@ -55,11 +55,12 @@ def _tables(runs: list[Run], keys: tuple[str, ...]) -> list[Table]:
     return [a(episodes) for a in ANALYSES if a.__name__ in keys]
 
 
-def outcome_table(run_dir: Path) -> RichTable:
-    """The per-mission outcomes of one run (paper Tables 2–3), for the terminal."""
+def run_tables(run_dir: Path) -> list[RichTable]:
+    """The per-mission outcomes (paper Tables 2–3) and the solved / timeout / strikeout rates
+    (Appendix M) of one run, for the terminal; the run's records are read once for both."""
     from gptnt.analysis import load_run
 
-    return _rich(_tables([load_run(run_dir)], ("outcomes",))[0])
+    return [_rich(t) for t in _tables([load_run(run_dir)], ("outcomes", "failure_split"))]
 
 
 def warn_missing(run_dir: Path, console: Console) -> None:
@@ -71,13 +72,6 @@ def warn_missing(run_dir: Path, console: Console) -> None:
         console.print(f"[yellow]warning:[/yellow] {entry.episode_key} attempt {entry.attempt} "
                       f"({entry.status}) has no records in {run_dir / entry.episode_dir}",
                       highlight=False)  # fmt: skip
-
-
-def rate_table(run_dir: Path) -> RichTable:
-    """Solved / timeout / strikeout rates of one run (Appendix M), for the terminal."""
-    from gptnt.analysis import load_run
-
-    return _rich(_tables([load_run(run_dir)], ("failure_split",))[0])
 
 
 def report(

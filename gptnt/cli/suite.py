@@ -647,11 +647,11 @@ async def _drive(url: str, out: Path, run: str, todo: list[Job], games: int, dep
 
 
 def _print_report(run_dir: Path, console: Console) -> None:
-    from gptnt.cli.report import outcome_table, rate_table, warn_missing
+    from gptnt.cli.report import run_tables, warn_missing
 
     warn_missing(run_dir, console)
-    console.print(outcome_table(run_dir))
-    console.print(rate_table(run_dir))
+    for table in run_tables(run_dir):
+        console.print(table)
 
 
 def worker(
