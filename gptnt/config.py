@@ -52,7 +52,7 @@ _ENV_ALIASES = {"bus.redis_url": "GPTNT_REDIS_URL"}
 Launch = Literal["process", "warm", "task"]
 """How an episode's services start: ``process``, each its own child process (a fresh
 interpreter); ``warm``, each its own process forked from a server that has the game and player
-stack imported (``services.manager._warm``); ``task``, all in this process (for debugging)."""
+stack imported (``gptnt.services.manager._warm``); ``task``, all in this process (for debugging)."""
 
 ONE_EPISODE_LAUNCH: Launch = "process"
 """The launch of one episode (``gptnt run``, ``EpisodeSettings``) when none is set."""
@@ -124,7 +124,7 @@ class TimingConfig(_Section):
     up to a few backend calls)."""
     turn_timeout_s: float | None = Field(None, gt=0)
     """Wall seconds one player turn may take, for every player; unset: a model player's own
-    ``turn_timeout_s`` (its player config), ``services.manager.api.SCRIPTED_TURN_S`` for a
+    ``turn_timeout_s`` (its player config), ``gptnt.services.manager.api.SCRIPTED_TURN_S`` for a
     scripted player."""
     stop_timeout_s: float = Field(5.0, gt=0)
     """Wall seconds the services get to stop when asked, before they are terminated."""

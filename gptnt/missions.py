@@ -22,6 +22,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from gptnt import resources
 from gptnt.errors import MissionError, first_problem
 from gptnt.protocol import MODULE_KINDS, MissionConfig, kind_title
 
@@ -38,7 +39,7 @@ __all__ = [
     "unknown_name",
 ]
 
-DEFAULT_MISSIONS_DIR = Path(__file__).resolve().parent.parent / "missions"
+DEFAULT_MISSIONS_DIR = resources.missions_dir()
 MISSIONS_DIR_ENV = "GPTNT_MISSIONS_DIR"
 """Set it to play missions (and suites) from another directory with the same layout."""
 

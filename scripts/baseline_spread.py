@@ -27,8 +27,9 @@ import statistics
 import tempfile
 from pathlib import Path
 
+from gptnt.services.manager import BaselinePlayer, baseline_spec
+
 from gptnt.missions import load_missions
-from services.manager import BaselinePlayer, baseline_spec
 
 SEED_BASE = 100_000  # fresh seeds, far from the missions' 234…960
 
@@ -45,7 +46,9 @@ def main() -> None:
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()] or list(templates)
     player = BaselinePlayer()
     print(f"{args.bombs} fresh bombs × {args.repeats} episodes per module type")
-    print(f"{'module':14} {'rate':>7} {'SD bomb':>8} {'SD 10×100':>10} {'SD binom':>9} {'ratio':>6}")
+    print(
+        f"{'module':14} {'rate':>7} {'SD bomb':>8} {'SD 10×100':>10} {'SD binom':>9} {'ratio':>6}"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         for kind in kinds:
             template = templates[kind]
@@ -71,9 +74,7 @@ def main() -> None:
             ten = math.sqrt(between**2 / 10 + rate * (1 - rate) / 1000)
             binom = math.sqrt(rate * (1 - rate) / 1000)
             ratio = ten / binom if binom else float("nan")
-            print(
-                f"{kind:14} {rate:7.1%} {between:8.1%} {ten:10.1%} {binom:9.1%} {ratio:6.1f}"
-            )
+            print(f"{kind:14} {rate:7.1%} {between:8.1%} {ten:10.1%} {binom:9.1%} {ratio:6.1f}")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ The table shows the overhead both without and with the start-up, so the last col
 episode costs beyond its play: wall − play. The target of a suite is ≤ 0.5 s of it per episode.
 
 Launch modes: ``process`` (before: a fresh interpreter per service, importing the stack each
-time), ``warm`` (after: services forked from a warm server, ``services.manager._warm``) and
+time), ``warm`` (after: services forked from a warm server, ``gptnt.services.manager._warm``) and
 ``task`` (the floor: the same services as tasks in this process, no process at all). Prints
 medians in seconds and each mode's overheads as ratios to the floor measured in the same run.
 
@@ -30,14 +30,14 @@ import tempfile
 import time
 from pathlib import Path
 
+import gptnt.services.manager._episode as episode_module
+from gptnt.services.bus import EmbeddedRedis
+from gptnt.services.game import api as game_api
+from gptnt.services.manager import EpisodeSettings, EpisodeSpec, play_episode
 from rich.console import Console
 from rich.table import Table
 
-import services.manager._episode as episode_module
 from gptnt.records import read_events
-from services.bus import EmbeddedRedis
-from services.game import api as game_api
-from services.manager import EpisodeSettings, EpisodeSpec, play_episode
 
 MODES = ("process", "warm", "task")
 

@@ -2,5 +2,5 @@
 
 ``bus`` is the transport (RPC with deadlines, inboxes, events, heartbeats, key names, ACL users);
 ``game``, ``player`` and ``manager`` are the services, each runnable as
-``python -m services.<name>`` and each with an ``api.py`` of the models caller and callee share.
+``python -m gptnt.services.<name>`` and each with an ``api.py`` of the models caller and callee share.
 """

@@ -176,8 +176,11 @@ def load_run(run_dir: Path) -> Run:
     latest = ledger.latest()
     counted: dict[str, tuple[Path, int, EpisodeStatus]] = {
         # An interrupted attempt ended before its outcome, as a killed run's would: incomplete.
-        key: (run_dir / e.episode_dir, e.attempt,
-              "incomplete" if e.status == "interrupted" else e.status)
+        key: (
+            run_dir / e.episode_dir,
+            e.attempt,
+            "incomplete" if e.status == "interrupted" else e.status,
+        )
         for key, e in latest.items()
     }
     # A directory whose key the ledger never saw: a run killed mid-episode.

@@ -2,7 +2,7 @@
 
 The Defuser is the scripted ``random`` player of ``gptnt run``/``suite run`` (the same class,
 seeded by mission, seed and repeat), played in-process against the simulator in sync mode with
-an idle Expert (``services.manager.play_baseline``): no Redis and no services, so 11 module types
+an idle Expert (``gptnt.services.manager.play_baseline``): no Redis and no services, so 11 module types
 × 1,000 episodes take minutes. Every episode is recorded like a served one (``events.jsonl``,
 ``summary.json``, the run's ledger), so ``gptnt report`` reads a baseline run too.
 
@@ -50,7 +50,7 @@ def baseline_random(
     layered = command_config(ctx, {"out": "records.out", "rule_seed": "game.rule_seed"}, config)
     out = layered.config.records.out
     from gptnt.missions import load_missions
-    from services.manager import baseline_spec, play_baseline
+    from gptnt.services.manager import baseline_spec, play_baseline
 
     missions = [m for m in load_missions().values() if m.kind == "single"]
     if module:

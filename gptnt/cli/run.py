@@ -18,7 +18,7 @@ from gptnt.cli.config import ConfigFile
 if TYPE_CHECKING:
     from gptnt.missions import Mission
     from gptnt.records import Summary, TurnEvent
-    from services.manager import EpisodeSpec
+    from gptnt.services.manager import EpisodeSpec
 
 # Options that are settings of the layered configuration (gptnt.config) default to None: left
 # out, they set nothing, and the value in force comes from the file, the environment or the
@@ -304,8 +304,8 @@ def run(
     )
 
     from gptnt.cli._console import make_console
-    from services.bus import redis_url as resolve_redis
-    from services.manager import EpisodeSettings, EpisodeSpec, Interrupt, play_episode
+    from gptnt.services.bus import redis_url as resolve_redis
+    from gptnt.services.manager import EpisodeSettings, EpisodeSpec, Interrupt, play_episode
 
     spec = EpisodeSpec.make(
         mission_obj.id, mode, solo or cfg.players.defuser, cfg.players.expert,  # type: ignore[arg-type]

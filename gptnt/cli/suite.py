@@ -3,7 +3,7 @@
 A suite (``missions/suites/*.json|yaml``, or a file by path; ``gptnt.suites``) names missions,
 modes, repeats, pairings and ablations. ``plan`` prints what it will cost; ``run`` prints the same,
 asks before spending more than ``--confirm-above-usd`` (``--yes`` skips), and plays it: episodes
-wait in a Redis Stream with a consumer group (``services.manager._queue``), fed a few at a time
+wait in a Redis Stream with a consumer group (``gptnt.services.manager._queue``), fed a few at a time
 so that ``--max-cost-usd`` can stop scheduling once the recorded cost reaches the cap. Rerunning
 the same command resumes: finished episodes are skipped. ``gptnt worker`` on another host,
 pointed at the same Redis, takes episodes from the same queue.
@@ -30,9 +30,9 @@ if TYPE_CHECKING:
     from rich.table import Table
 
     from gptnt.config import Layered
+    from gptnt.services.manager import EpisodeSpec
+    from gptnt.services.manager._queue import Job
     from gptnt.suites import Plan, Selection, Suite, SuiteEpisode
-    from services.manager import EpisodeSpec
-    from services.manager._queue import Job
 
 suite_app = typer.Typer(
     help="The paper's experiment grid as suites: list, show, plan (cost) and run.",
@@ -310,7 +310,7 @@ def _check_rule_seeds(episodes: list[SuiteEpisode], pools: Path | None) -> None:
 
 
 def _spec(ep: SuiteEpisode) -> EpisodeSpec:
-    from services.manager import EpisodeSpec
+    from gptnt.services.manager import EpisodeSpec
 
     return EpisodeSpec.make(
         ep.mission_id, ep.mode, ep.defuser, ep.expert or ep.defuser, repeat=ep.repeat,
@@ -406,11 +406,11 @@ def suite_run(
     from gptnt.cli.config import command_config
     from gptnt.preflight import Needs, preflight
     from gptnt.records import Ledger, RunInfo, write_run_info
+    from gptnt.services.bus import redis_url as resolve_redis
+    from gptnt.services.manager import EpisodeSettings, player_infos
+    from gptnt.services.manager._queue import Job
+    from gptnt.services.manager.api import player_slug
     from gptnt.suites import plan
-    from services.bus import redis_url as resolve_redis
-    from services.manager import EpisodeSettings, player_infos
-    from services.manager._queue import Job
-    from services.manager.api import player_slug
 
     layered = command_config(ctx, SUITE_SETTINGS, config)
     cfg = layered.config
@@ -546,9 +546,9 @@ async def _drive(url: str, out: Path, run: str, todo: list[Job], games: int, dep
     from rich.table import Table
 
     from gptnt.records import TurnEvent
-    from services.bus import REDIS_CALL_S, connect, within
-    from services.manager import Interrupt
-    from services.manager._queue import enqueue, purge, receive, results_key, work
+    from gptnt.services.bus import REDIS_CALL_S, connect, within
+    from gptnt.services.manager import Interrupt
+    from gptnt.services.manager._queue import enqueue, purge, receive, results_key, work
 
     redis = connect(url)
     pending = list(todo)
@@ -691,7 +691,7 @@ def worker(
         share_pools(pools)
 
     from gptnt.cli import ExitCode
-    from services.manager import serve
+    from gptnt.services.manager import serve
 
     typer.echo(f"worker: taking episodes from {url.rsplit('@', 1)[-1]}; Ctrl-C stops")
     stopped_by = asyncio.run(serve(url, cfg.records.out, games))

@@ -24,8 +24,9 @@ from gptnt.diagnostics._dataset import Manifest, Question, option_letter, read_d
 from gptnt.diagnostics.localisation import AMBIGUOUS, NONE, score_point, to_pixel
 from gptnt.errors import ConfigError
 from gptnt.players.actions import InteractionMethod
+from gptnt.resources import prompts_dir
 
-PROMPTS = Path(__file__).resolve().parents[2] / "prompts" / "diag"
+PROMPTS = prompts_dir() / "diag"
 _ANSWER = re.compile(r"<answer>\s*(.*?)\s*</answer>", re.DOTALL | re.IGNORECASE)
 _POINT = re.compile(r"(-?\d+(?:\.\d+)?)\s*[, ]\s*(-?\d+(?:\.\d+)?)")
 

@@ -41,9 +41,10 @@ from gptnt.players.conversation import (
     ImagePart,
     TextPart,
 )
+from gptnt.resources import configs_dir
 
 OFFLINE_ENV = "GPTNT_OFFLINE"
-PRICES_PATH = Path(__file__).resolve().parents[2] / "configs" / "prices.yaml"
+PRICES_PATH = configs_dir() / "prices.yaml"
 CACHE_POINT_PROVIDERS = frozenset({"anthropic"})
 """Providers that cache only at explicit breakpoints; others cache prefixes on their own."""
 
@@ -125,6 +126,7 @@ class CallRecord(BaseModel):
     @property
     def output_cut(self) -> bool:
         return self.output_chars > OUTPUT_CAP_CHARS
+
     status: int | None = None
     """The provider's HTTP status of a failed call; ``None`` when no answer came (unreachable)."""
 

@@ -24,9 +24,10 @@ from pydantic import (
 from gptnt.endpoints import url_problem
 from gptnt.errors import PlayerConfigError, UnknownPlayerError, first_problem
 from gptnt.players.actions import CoordinateSystem, Interaction, InteractionMethod
+from gptnt.resources import configs_dir
 
-CONFIGS_DIR = Path(__file__).resolve().parents[2] / "configs" / "players"
-"""The repository's ``configs/players/`` folder."""
+CONFIGS_DIR = configs_dir() / "players"
+"""The packaged ``configs/players/`` folder."""
 
 PROVIDERS = ("anthropic", "openai", "google", "vllm")
 Thinking = Literal["off", "minimal", "low", "medium", "high", "max"] | None

@@ -20,6 +20,7 @@ from typing import Literal, get_args
 from gptnt.errors import ConfigError
 from gptnt.players.actions import SCALED_MAX, ActionKindName, Interaction, InteractionMethod
 from gptnt.protocol import MODES, Mode
+from gptnt.resources import prompts_dir
 
 Seat = Literal["defuser", "expert", "solo", "solo-no-manual"]
 
@@ -32,7 +33,7 @@ TALKERS: frozenset[Seat] = frozenset({"defuser", "expert"})
 READERS: frozenset[Seat] = frozenset({"expert", "solo"})
 """Seats that hold the manual (its pages are their pinned first message)."""
 
-PROMPTS_DIR = Path(__file__).resolve().parents[2] / "prompts"
+PROMPTS_DIR = prompts_dir()
 """The repository's ``prompts/`` folder."""
 
 

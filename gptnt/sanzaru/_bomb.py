@@ -14,12 +14,12 @@ import json
 import random
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 from typing import Literal
 
 from gptnt.errors import ConfigError
+from gptnt.resources import missions_dir
 
-VARIANTS_FILE = Path(__file__).resolve().parents[2] / "missions" / "sanzaru" / "variants.json"
+VARIANTS_FILE = missions_dir() / "sanzaru" / "variants.json"
 INSTANCES_PER_VARIANT = 5  # 24 variants × 5 = the paper's 120 instances
 
 WIRE_COLOURS = ("red", "blue", "yellow", "green", "white", "black", "orange")

@@ -11,17 +11,17 @@ import json
 import random
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from string import Template
 from typing import Any, Literal, Protocol
 
+from gptnt.resources import prompts_dir
 from gptnt.sanzaru._bomb import Bomb
 from gptnt.sanzaru._game import Delivery, SanzaruRole
 from gptnt.sanzaru._symbols import NAME_OF, NAMES, alphabet_text
 
 Hints = Literal["none", "weak", "strong", "playbook"]
 HINTS: tuple[Hints, ...] = ("none", "weak", "strong", "playbook")
-PROMPTS = Path(__file__).resolve().parents[2] / "prompts" / "sanzaru"
+PROMPTS = prompts_dir() / "sanzaru"
 _CALLS = re.compile(r"<calls>(.*?)</calls>", re.DOTALL | re.IGNORECASE)
 
 

@@ -45,9 +45,10 @@ from gptnt.players.conversation import CHARS_PER_TOKEN
 from gptnt.players.observation import MOTION_KINDS, SEQUENCE_LENGTH
 from gptnt.players.prompts import Seat
 from gptnt.players.seats import SCRIPTED_NAMES, SCRIPTED_SOLO, SOLO_SEATS
+from gptnt.resources import configs_dir, manual_dir
 from gptnt.suites._grid import SuiteEpisode
 
-PLAN_PATH = Path(__file__).resolve().parents[2] / "configs" / "plan.yaml"
+PLAN_PATH = configs_dir() / "plan.yaml"
 STEP_SECONDS = 3.0  # game time one sync Defuser turn costs (the mod's /timestep)
 IDLE_SECONDS = 0.5  # async: each player's pause between turns
 
@@ -109,7 +110,7 @@ def _manual_size(source: str) -> tuple[int, int]:
     (other rule seeds change the wording, not the page count)."""
     from gptnt.manual._store import load
 
-    root = Path(__file__).resolve().parents[2] / "manual" if source == "generated" else Path(source)
+    root = manual_dir() if source == "generated" else Path(source)
     manual = load(root)
     text = sum(len(p.text) for p in manual.pages)
     return math.ceil(text / CHARS_PER_TOKEN), len(manual.pages)

@@ -10,14 +10,14 @@ user per service (``create_users``), and the Redis server itself (``EmbeddedRedi
 
 from __future__ import annotations
 
-from services.bus._acl import Credentials, create_users, delete_users
-from services.bus._deadline import REDIS_CALL_S, REDIS_DOWN, redis_lost, within
-from services.bus._events import EventStream
-from services.bus._heartbeat import Heartbeat, HeartbeatSender, read_heartbeat, wait_ready
-from services.bus._inbox import Inbox, Message
-from services.bus._keys import GameKeys, Service
-from services.bus._rpc import RpcClient, RpcServer
-from services.bus._server import ENV_URL, EmbeddedRedis, connect, free_port, redis_url
+from gptnt.services.bus._acl import Credentials, create_users, delete_users
+from gptnt.services.bus._deadline import REDIS_CALL_S, REDIS_DOWN, redis_lost, within
+from gptnt.services.bus._events import EventStream
+from gptnt.services.bus._heartbeat import Heartbeat, HeartbeatSender, read_heartbeat, wait_ready
+from gptnt.services.bus._inbox import Inbox, Message
+from gptnt.services.bus._keys import GameKeys, Service
+from gptnt.services.bus._rpc import RpcClient, RpcServer
+from gptnt.services.bus._server import ENV_URL, EmbeddedRedis, connect, free_port, redis_url
 
 __all__ = [
     "ENV_URL",

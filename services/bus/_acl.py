@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from urllib.parse import quote, urlsplit, urlunsplit
 
 import redis.asyncio as aioredis
-
-from services.bus._keys import ANY, GameKeys, Service
+from gptnt.services.bus._keys import ANY, GameKeys, Service
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,9 @@ import time
 from typing import Generic, TypeVar
 
 import redis.asyncio as aioredis
+from gptnt.services.bus._deadline import REDIS_CALL_S, within
+from gptnt.services.bus._keys import GameKeys
 from pydantic import BaseModel, TypeAdapter
-
-from services.bus._deadline import REDIS_CALL_S, within
-from services.bus._keys import GameKeys
 
 E = TypeVar("E")
 

@@ -11,11 +11,11 @@ import time
 from typing import Literal
 
 import redis.asyncio as aioredis
+from gptnt.services.bus._deadline import REDIS_CALL_S, within
+from gptnt.services.bus._keys import GameKeys
 from pydantic import BaseModel
 
 from gptnt.protocol import Role
-from services.bus._deadline import REDIS_CALL_S, within
-from services.bus._keys import GameKeys
 
 
 class Message(BaseModel):

@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 from typing import Literal, TypeVar
 
 import redis.asyncio as aioredis
+from gptnt.services.bus._deadline import REDIS_CALL_S, within
+from gptnt.services.bus._keys import GameKeys, Service
 from pydantic import BaseModel
 
 from gptnt.errors import BusError, DeadlineExceeded, GptntError, RemoteError
-from services.bus._deadline import REDIS_CALL_S, within
-from services.bus._keys import GameKeys, Service
 
 log = logging.getLogger(__name__)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from services.game._backend import SIM, SIM_PROCESS, Backend
-from services.game._service import GameService
+from gptnt.services.game._backend import SIM, SIM_PROCESS, Backend
+from gptnt.services.game._service import GameService
 
 __all__ = ["SIM", "SIM_PROCESS", "Backend", "GameService"]

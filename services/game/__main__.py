@@ -1,4 +1,4 @@
-"""``python -m services.game --game-id ID --config JSON``.
+"""``python -m gptnt.services.game --game-id ID --config JSON``.
 
 ``--config`` is the game section of the run configuration (``gptnt.config.GameConfig``) as
 JSON, the very value a task launch passes in-process. Connects with ``$GPTNT_REDIS_URL`` (the
@@ -11,9 +11,10 @@ import argparse
 import asyncio
 import os
 
+from gptnt.services.bus import ENV_URL, GameKeys, connect
+from gptnt.services.game import GameService
+
 from gptnt.config import GameConfig
-from services.bus import ENV_URL, GameKeys, connect
-from services.game import GameService
 
 
 async def _main(args: argparse.Namespace) -> None:
@@ -26,7 +27,7 @@ async def _main(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m services.game", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m gptnt.services.game", description=__doc__)
     parser.add_argument("--game-id", required=True)
     parser.add_argument(
         "--config", default=GameConfig().model_dump_json(), help="the game section as JSON"

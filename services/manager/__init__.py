@@ -4,11 +4,16 @@ records) and, for suites, takes them from a Redis Stream queue shared by workers
 
 from __future__ import annotations
 
-from services.manager._baseline import BASELINE_SIZE, BaselinePlayer, baseline_spec, play_baseline
-from services.manager._episode import Episode, Interrupt, play_episode, player_infos
-from services.manager._faults import ProviderWatch
-from services.manager._queue import serve
-from services.manager.api import EpisodeSettings, EpisodeSpec
+from gptnt.services.manager._baseline import (
+    BASELINE_SIZE,
+    BaselinePlayer,
+    baseline_spec,
+    play_baseline,
+)
+from gptnt.services.manager._episode import Episode, Interrupt, play_episode, player_infos
+from gptnt.services.manager._faults import ProviderWatch
+from gptnt.services.manager._queue import serve
+from gptnt.services.manager.api import EpisodeSettings, EpisodeSpec
 
 __all__ = [
     "BASELINE_SIZE",

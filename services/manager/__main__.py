@@ -1,4 +1,4 @@
-"""``python -m services.manager [--config run.yaml] [--redis-url URL] [--out DIR] [--games N]``:
+"""``python -m gptnt.services.manager [--config run.yaml] [--redis-url URL] [--out DIR] [--games N]``:
 an Experiment Manager that takes episodes from the suites' queue on this Redis; the same worker
 as ``gptnt worker``.
 
@@ -16,16 +16,17 @@ import asyncio
 import sys
 from pathlib import Path
 
+from gptnt.services.manager._queue import serve
+
 from gptnt.config import load_config
 from gptnt.errors import ConfigError
-from services.manager._queue import serve
 
 # Options that are settings of the layered configuration; left out, they set nothing.
 SETTINGS = {"redis_url": ("bus.redis_url", "--redis-url"), "out": ("records.out", "--out")}
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m services.manager", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m gptnt.services.manager", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     parser.add_argument("--config", type=Path, help="a YAML file of settings by section")
     parser.add_argument("--redis-url", default=None, help="(setting bus.redis_url)")
@@ -42,7 +43,7 @@ def main(argv: list[str] | None = None) -> None:
             flags={key: getattr(args, name) for name, (key, _) in SETTINGS.items()},
             flag_names={key: flag for key, flag in SETTINGS.values()},
         )
-        url = layered.config.bus.queue_url("python -m services.manager")
+        url = layered.config.bus.queue_url("python -m gptnt.services.manager")
     except ConfigError as err:
         print(f"error: {err}", file=sys.stderr)
         sys.exit(2)

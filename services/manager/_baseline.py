@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+from gptnt.services.manager._episode import player_infos
+from gptnt.services.manager.api import EpisodeSpec
 
 from gptnt.missions import Mission, get_mission, load_missions
 from gptnt.players.actions import MarkLocation
@@ -50,8 +52,6 @@ from gptnt.records import (
 from gptnt.rules.ruleset import ruleset
 from gptnt.sim.game import Game
 from gptnt.vision import lettered_regions, relative_click
-from services.manager._episode import player_infos
-from services.manager.api import EpisodeSpec
 
 __all__ = ["BASELINE_SIZE", "BaselinePlayer", "baseline_spec", "play_baseline"]
 

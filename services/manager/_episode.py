@@ -29,6 +29,30 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import redis.asyncio as aioredis
+from gptnt.services.bus import (
+    ENV_URL,
+    REDIS_CALL_S,
+    REDIS_DOWN,
+    EventStream,
+    GameKeys,
+    RpcClient,
+    Service,
+    connect,
+    create_users,
+    delete_users,
+    read_heartbeat,
+    redis_lost,
+    wait_ready,
+    within,
+)
+from gptnt.services.game import GameService
+from gptnt.services.game import api as game_api
+from gptnt.services.manager._faults import ProviderWatch
+from gptnt.services.manager._launch import Handle, ProcessHandle, TaskHandle, service_module
+from gptnt.services.manager._warm import WarmHandle, warm_server
+from gptnt.services.manager.api import SCRIPTED_TURN_S, EpisodeSettings, EpisodeSpec
+from gptnt.services.player import PlayerService, PlayerServiceConfig
+from gptnt.services.player import api as player_api
 from pydantic import BaseModel, TypeAdapter
 
 from gptnt.config import GameConfig
@@ -57,30 +81,6 @@ from gptnt.records import (
     episode_dir,
     harness,
 )
-from services.bus import (
-    ENV_URL,
-    REDIS_CALL_S,
-    REDIS_DOWN,
-    EventStream,
-    GameKeys,
-    RpcClient,
-    Service,
-    connect,
-    create_users,
-    delete_users,
-    read_heartbeat,
-    redis_lost,
-    wait_ready,
-    within,
-)
-from services.game import GameService
-from services.game import api as game_api
-from services.manager._faults import ProviderWatch
-from services.manager._launch import Handle, ProcessHandle, TaskHandle, service_module
-from services.manager._warm import WarmHandle, warm_server
-from services.manager.api import SCRIPTED_TURN_S, EpisodeSettings, EpisodeSpec
-from services.player import PlayerService, PlayerServiceConfig
-from services.player import api as player_api
 
 log = logging.getLogger(__name__)
 
@@ -324,7 +324,7 @@ class Episode:
         )  # fmt: skip
 
     async def _launch_warm(self, users: dict[str, str]) -> None:
-        """Fork the services from this process's warm server (``services.manager._warm``)."""
+        """Fork the services from this process's warm server (``gptnt.services.manager._warm``)."""
         server = warm_server()
         self._handles = []
         for name, args, url, log in self._process_args(users):
@@ -376,7 +376,7 @@ class Episode:
                     raise EpisodeError(f"{handle.name} heartbeat expired: the service hung or died")
 
     async def _wait_ready(self, names: tuple[Service, ...]) -> None:
-        """Block until each of ``names`` announces it serves (``services.bus.wait_ready``): the
+        """Block until each of ``names`` announces it serves (``gptnt.services.bus.wait_ready``): the
         episode goes on the moment they are up, not at the watchdog's next poll; a service that
         dies meanwhile is the watchdog's to report."""
         limit = self.settings.game.startup_timeout_s

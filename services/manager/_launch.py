@@ -18,9 +18,8 @@ from pathlib import Path
 from typing import Protocol
 
 import redis.asyncio as aioredis
-
-from services.bus import ENV_URL, Service, connect
-from services.bus._server import TERMINATE_GRACE_S, die_with_parent
+from gptnt.services.bus import ENV_URL, Service, connect
+from gptnt.services.bus._server import TERMINATE_GRACE_S, die_with_parent
 
 
 class Handle(Protocol):
@@ -41,7 +40,7 @@ class ProcessHandle:
         env = {**os.environ, ENV_URL: url, "PYTHONUNBUFFERED": "1"}
         with open(log_path, "ab") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", f"services.{service_module(name)}", *args],
+                [sys.executable, "-m", f"gptnt.services.{service_module(name)}", *args],
                 env=env,
                 stdout=log,
                 stderr=subprocess.STDOUT,

@@ -19,12 +19,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import redis.asyncio as aioredis
+from gptnt.services.bus import REDIS_CALL_S, connect, within
+from gptnt.services.manager._episode import Interrupt, OnTurn, play_attempt
+from gptnt.services.manager.api import EpisodeSettings, EpisodeSpec
 from pydantic import BaseModel
 
 from gptnt.records import Ledger, LedgerEntry, Summary, pack, unpack
-from services.bus import REDIS_CALL_S, connect, within
-from services.manager._episode import Interrupt, OnTurn, play_attempt
-from services.manager.api import EpisodeSettings, EpisodeSpec
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +99,7 @@ async def work(
 
 
 async def serve(admin_url: str, out: Path, games: int = 1) -> str:
-    """A worker on this host (``gptnt worker``, ``python -m services.manager``): take episodes on
+    """A worker on this host (``gptnt worker``, ``python -m gptnt.services.manager``): take episodes on
     ``games`` games until SIGINT or SIGTERM, which also ends the episodes in flight (recorded as
     ``interrupted``); records travel with each result, ``out`` is only a staging area. Returns
     the signal's name."""

@@ -1,6 +1,6 @@
 """Warm service processes: a fork server that has already imported the game and player stack.
 
-Starting a service as ``python -m services.game`` costs an interpreter and its imports (the
+Starting a service as ``python -m gptnt.services.game`` costs an interpreter and its imports (the
 simulator, the renderer, pydantic-ai) — seconds per process, three processes per episode. A
 suite's workers instead start one ``WarmServer`` each: a child process that imports all of that
 once, then forks a fresh child for every service of every episode. The child is a new process
@@ -32,9 +32,9 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from services.bus import Service
-from services.bus._server import TERMINATE_GRACE_S, die_with_parent
-from services.manager._launch import exited
+from gptnt.services.bus import Service
+from gptnt.services.bus._server import TERMINATE_GRACE_S, die_with_parent
+from gptnt.services.manager._launch import exited
 
 _SPAWN_S = 30.0  # wall seconds a fork request may take
 
@@ -43,8 +43,8 @@ _SPAWN_S = 30.0  # wall seconds a fork request may take
 # HTTP stack, the rule-seed tables, the image plugins PIL loads on its first decode, the masked
 # arrays numpy loads on the first median), else paid again in every episode's child.
 WARM_MODULES = (
-    "services.game.__main__",
-    "services.player.__main__",
+    "gptnt.services.game.__main__",
+    "gptnt.services.player.__main__",
     "gptnt.sim",
     "gptnt.sim.render",
     "gptnt.sim.server",
@@ -138,8 +138,8 @@ def serve() -> None:
                         sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115
                         sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
                         os.environ.update(request["env"])
-                        sys.argv = [f"services.{request['module']}", *request["args"]]
-                        runpy.run_module(f"services.{request['module']}", run_name="__main__")
+                        sys.argv = [f"gptnt.services.{request['module']}", *request["args"]]
+                        runpy.run_module(f"gptnt.services.{request['module']}", run_name="__main__")
                         code = 0
                     except SystemExit as done:
                         code = (
@@ -170,7 +170,7 @@ class WarmServer:
 
     def __init__(self) -> None:
         self._proc = subprocess.Popen(
-            [sys.executable, "-c", "from services.manager._warm import serve; serve()"],
+            [sys.executable, "-c", "from gptnt.services.manager._warm import serve; serve()"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=None,
@@ -267,7 +267,7 @@ class WarmServer:
 
 
 class WarmHandle:
-    """A service forked by the warm server (``services.manager._launch.Handle``)."""
+    """A service forked by the warm server (``gptnt.services.manager._launch.Handle``)."""
 
     def __init__(self, server: WarmServer, name: Service, pid: int, log_path: Path) -> None:
         self.name = name

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from services.player._service import PARTNER, PlayerService
-from services.player.api import PlayerServiceConfig
+from gptnt.services.player._service import PARTNER, PlayerService
+from gptnt.services.player.api import PlayerServiceConfig
 
 __all__ = ["PARTNER", "PlayerService", "PlayerServiceConfig"]

@@ -1,6 +1,6 @@
-"""``python -m services.player --game-id ID --config JSON``.
+"""``python -m gptnt.services.player --game-id ID --config JSON``.
 
-``--config`` is the service's own section (``services.player.api.PlayerServiceConfig``) as
+``--config`` is the service's own section (``gptnt.services.player.api.PlayerServiceConfig``) as
 JSON, exactly what the manager hands a player task. Connects with ``$GPTNT_REDIS_URL`` (this
 role's own ACL user) and serves turns until the manager calls ``stop``.
 """
@@ -11,8 +11,8 @@ import argparse
 import asyncio
 import os
 
-from services.bus import ENV_URL, GameKeys, connect
-from services.player import PlayerService, PlayerServiceConfig
+from gptnt.services.bus import ENV_URL, GameKeys, connect
+from gptnt.services.player import PlayerService, PlayerServiceConfig
 
 
 async def _main(args: argparse.Namespace) -> None:
@@ -25,11 +25,9 @@ async def _main(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m services.player", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m gptnt.services.player", description=__doc__)
     parser.add_argument("--game-id", required=True)
-    parser.add_argument(
-        "--config", required=True, help="the service's PlayerServiceConfig as JSON"
-    )
+    parser.add_argument("--config", required=True, help="the service's PlayerServiceConfig as JSON")
     asyncio.run(_main(parser.parse_args()))
 
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gptnt.services.game.api import Status
 from pydantic import BaseModel, ConfigDict, Field
 
 from gptnt.players.seats import SeatChoice
 from gptnt.protocol import Mode
 from gptnt.records import TurnEvent
-from services.game.api import Status
 
 TURN = "turn"
 STOP = "stop"

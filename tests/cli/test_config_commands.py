@@ -16,6 +16,9 @@ from pathlib import Path
 import pytest
 import typer
 from child_server import GPTNT
+from gptnt.services.bus import EmbeddedRedis
+from gptnt.services.manager import EpisodeSettings
+from gptnt.services.manager._queue import GROUP, QUEUE
 
 from gptnt.cli import app
 from gptnt.cli.run import RUN_SETTINGS
@@ -24,11 +27,8 @@ from gptnt.config import ONE_EPISODE_LAUNCH, SUITE_LAUNCH, Config, load_config
 from gptnt.errors import ConfigError
 from gptnt.players.backends import OFFLINE_ENV
 from gptnt.records import Ledger, read_summary
-from services.bus import EmbeddedRedis
-from services.manager import EpisodeSettings
-from services.manager._queue import GROUP, QUEUE
 
-MANAGER = [sys.executable, "-m", "services.manager"]
+MANAGER = [sys.executable, "-m", "gptnt.services.manager"]
 # No setting from this machine's environment; the paid-API guard kept (scripted players only).
 CLEAN = {k: v for k, v in os.environ.items() if not k.startswith("GPTNT_")} | {OFFLINE_ENV: "1"}
 
@@ -188,7 +188,7 @@ def test_worker_and_manager_meet_at_the_layered_redis(tmp_path: Path) -> None:
     yaml.write_text("bus:\n  redis_url: redis://file-host:1/0\n")
     with EmbeddedRedis() as redis:
         here = redis.url.rsplit("@", 1)[-1]
-        # env beats the file (gptnt worker), a flag beats env (python -m services.manager)
+        # env beats the file (gptnt worker), a flag beats env (python -m gptnt.services.manager)
         worker = [*GPTNT, "worker", "--config", str(yaml), "--out", str(tmp_path / "w")]
         assert _taking_from(worker, {"GPTNT_REDIS_URL": redis.url}, redis.url) == (here, 130)
         manager = [*MANAGER, "--config", str(yaml), "--redis-url", redis.url]

@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 GPTNT = Path(sys.executable).parent / "gptnt"
-POOLS = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "ruleseed" / "pools.json"
+POOLS = (
+    Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "ruleseed" / "pools.json"
+)
 
 
 @pytest.fixture

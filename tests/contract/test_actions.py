@@ -95,4 +95,6 @@ def test_bad_coordinates(http: httpx.Client, action: str, point: dict[str, str])
 def test_unknown_action_names_the_valid_ones(http: httpx.Client) -> None:
     start_lit(http)
     response = act(http, "dance")
-    assert_refused(response, 400, "invalid direction. Valid directions: left, right, up, down, flip")
+    assert_refused(
+        response, 400, "invalid direction. Valid directions: left, right, up, down, flip"
+    )

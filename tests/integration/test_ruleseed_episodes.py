@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from gptnt.services.manager import EpisodeSettings, EpisodeSpec, play_episode
 
 from gptnt.config import GameConfig
 from gptnt.errors import SimulatorError
@@ -13,7 +14,6 @@ from gptnt.missions import get_mission
 from gptnt.rules.ruleseed import ENV
 from gptnt.rules.ruleset import V1
 from gptnt.sim.game import Game
-from services.manager import EpisodeSettings, EpisodeSpec, play_episode
 
 POOLS = (
     Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "ruleseed" / "pools.json"

@@ -18,8 +18,7 @@ from pathlib import Path
 
 import pytest
 from child_server import child_server
-
-from services.bus import free_port
+from gptnt.services.bus import free_port
 
 GPTNT = Path(sys.executable).parent / "gptnt"
 RECORDING = Path(__file__).resolve().parents[1] / "data" / "run-session.gptnt-rec.zip"

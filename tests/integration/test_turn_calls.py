@@ -20,12 +20,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from gptnt.services.manager import EpisodeSettings, EpisodeSpec, play_episode
 
 from gptnt.config import GameConfig
 from gptnt.players.cassette import loopback
 from gptnt.sim.game import Game
 from gptnt.sim.server import create_app
-from services.manager import EpisodeSettings, EpisodeSpec, play_episode
 
 
 class _CountingSim:

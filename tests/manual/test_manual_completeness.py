@@ -20,7 +20,9 @@ from gptnt.manual.modules.venn import VENN_LETTERS
 from gptnt.rules.modules import big_button, keypad, maze, memory, wires
 from gptnt.rules.ruleset import V1, Ruleset, ruleset
 
-POOLS = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "ruleseed" / "pools.json"
+POOLS = (
+    Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "ruleseed" / "pools.json"
+)
 
 
 @pytest.fixture(scope="module", params=[1, 1764], ids=lambda s: f"seed-{s}")
@@ -150,7 +152,11 @@ def test_every_wires_rule(text: str, rules: Ruleset) -> None:
         for rule, item in zip(rule_list, items, strict=True):
             match rule.cut:
                 case wires.CutNth(n):
-                    word = "last" if n == -1 else ("first", "second", "third", "fourth", "fifth")[n - 1]
+                    word = (
+                        "last"
+                        if n == -1
+                        else ("first", "second", "third", "fourth", "fifth")[n - 1]
+                    )
                     assert item.endswith(f"cut the {word} wire."), item
                 case wires.CutLastOf(color):
                     assert item.endswith(f"cut the lowest {color} wire."), item

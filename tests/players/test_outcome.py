@@ -63,7 +63,11 @@ class _Reader:
 
 
 async def _turn(
-    tmp_path: Path, text: str, *, seat: Seat = "defuser", mask: np.ndarray | None = None,
+    tmp_path: Path,
+    text: str,
+    *,
+    seat: Seat = "defuser",
+    mask: np.ndarray | None = None,
     interaction: Interaction = _MARKS,
 ) -> tuple[TurnEvent, Table, str | None]:
     """One turn of ``text`` on a frame with ``mask``; and the feedback of the turn after."""
@@ -135,7 +139,9 @@ async def test_off_screen_points_are_errors(system, point, tmp_path: Path) -> No
 
 
 async def test_navigation_needs_no_marks(tmp_path: Path) -> None:
-    event, table, _ = await _turn(tmp_path, _say("interact_game", '{"action": "flip"}'), seat="solo")
+    event, table, _ = await _turn(
+        tmp_path, _say("interact_game", '{"action": "flip"}'), seat="solo"
+    )
     assert table.acted[0].action == ActionKind.FLIP and event.action.name == "flip"
 
 
@@ -149,7 +155,9 @@ async def test_soft_warnings_survive_a_successful_game_action(tmp_path: Path) ->
 
 
 async def test_the_expert_cannot_act_on_the_bomb(tmp_path: Path) -> None:
-    event, table, _ = await _turn(tmp_path, _say("interact_game", '{"action": "flip"}'), seat="expert")
+    event, table, _ = await _turn(
+        tmp_path, _say("interact_game", '{"action": "flip"}'), seat="expert"
+    )
     assert event.action.kind == "do_nothing" and event.errors and not table.acted
 
 

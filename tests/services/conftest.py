@@ -7,8 +7,7 @@ import uuid
 from collections.abc import AsyncIterator, Callable
 
 import pytest
-
-from services.bus import GameKeys, connect, delete_users
+from gptnt.services.bus import GameKeys, connect, delete_users
 
 
 @pytest.fixture

@@ -6,10 +6,7 @@ import asyncio
 
 import pytest
 import redis.exceptions
-from pydantic import BaseModel, TypeAdapter
-
-from gptnt.errors import DeadlineExceeded, RemoteError, SimulatorError
-from services.bus import (
+from gptnt.services.bus import (
     EventStream,
     GameKeys,
     HeartbeatSender,
@@ -21,6 +18,9 @@ from services.bus import (
     read_heartbeat,
     wait_ready,
 )
+from pydantic import BaseModel, TypeAdapter
+
+from gptnt.errors import DeadlineExceeded, RemoteError, SimulatorError
 
 
 class Echo(BaseModel):
@@ -247,7 +247,7 @@ async def test_a_deadline_around_bus_calls_is_never_lost(admin, keys) -> None:
     """Hundreds of deadlines of 0–300 µs around real bus calls: each one cuts its wait (with
     redis-py's default socket timeout, ``asyncio.wait_for`` under each send lost most of them),
     and the client stays usable afterwards."""
-    from services.bus import within
+    from gptnt.services.bus import within
 
     cut = 0
     for i in range(300):

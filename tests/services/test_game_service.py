@@ -11,6 +11,8 @@ import time
 from collections.abc import AsyncIterator
 
 import pytest
+from gptnt.services.bus import EventStream, GameKeys, RpcClient, connect, create_users
+from gptnt.services.game import GameService, api
 from pydantic import TypeAdapter
 
 from gptnt.config import GameConfig
@@ -22,8 +24,6 @@ from gptnt.protocol.client import EXTENSIONS_HEADER, FAST_FORWARD
 from gptnt.sim.game import Game
 from gptnt.sim.recording import create_stub_app, read_recording
 from gptnt.sim.server import create_app
-from services.bus import EventStream, GameKeys, RpcClient, connect, create_users
-from services.game import GameService, api
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

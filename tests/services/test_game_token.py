@@ -4,12 +4,12 @@ request is refused, so only the game service the run handed the token can drive 
 from __future__ import annotations
 
 import httpx
+from gptnt.services.game._backend import Backend
 
 from gptnt.config import GameConfig
 from gptnt.protocol.client import TOKEN_HEADER, GameClient
 from gptnt.sim.game import Game
 from gptnt.sim.server import create_app
-from services.game._backend import Backend
 
 
 async def test_a_simulator_with_a_token_refuses_requests_without_it() -> None:

@@ -1,4 +1,4 @@
-"""The warm server's manager side (``services.manager._warm``): a forked service's start and
+"""The warm server's manager side (``gptnt.services.manager._warm``): a forked service's start and
 its exit reach the waiting coroutine as the server reports them, and failures are answered."""
 
 from __future__ import annotations
@@ -7,8 +7,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
-
-from services.manager._warm import WarmServer
+from gptnt.services.manager._warm import WarmServer
 
 
 @pytest.fixture(scope="module")

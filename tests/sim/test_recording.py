@@ -9,6 +9,7 @@ import httpx
 import numpy as np
 import pytest
 from child_server import GPTNT, child_server
+from gptnt.services.bus import free_port
 
 from gptnt.errors import ConfigError, GameHTTPError
 from gptnt.protocol import MissionConfig
@@ -25,7 +26,6 @@ from gptnt.sim.recording import (
     read_recording,
     write_recording,
 )
-from services.bus import free_port
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 COMMITTED = DATA / "sim-session.gptnt-rec.zip"

@@ -1,0 +1,104 @@
+"""The package, not the checkout: a built wheel installed into a fresh virtualenv, run from an
+empty directory with no checkout on the path, plays a mission to ``solved``; its data (prompts,
+configs, missions, manual) comes from inside the installed package, and ``services`` is not a
+top-level name it installs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+pytestmark = pytest.mark.slow
+
+
+def _run(argv: list[str], cwd: Path, timeout: float, env: dict[str, str] | None = None) -> str:
+    done = subprocess.run(
+        argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False
+    )
+    assert done.returncode == 0, f"{argv[:3]} exited {done.returncode}:\n{done.stderr[-3000:]}"
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """(the venv's bin folder, an empty working directory)."""
+    base = tmp_path_factory.mktemp("wheel")
+    dist = base / "dist"
+    _run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(ROOT)],
+        cwd=base,
+        timeout=300,
+    )
+    (wheel,) = dist.glob("gptnt-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    tops = {n.split("/")[0] for n in names}
+    assert {t for t in tops if not t.endswith(".dist-info")} == {"gptnt"}, tops
+    venv = base / "venv"
+    _run([sys.executable, "-m", "venv", str(venv)], cwd=base, timeout=120)
+    bin_dir = venv / "bin"
+    _run([str(bin_dir / "pip"), "install", "-q", str(wheel)], cwd=base, timeout=900)
+    work = base / "empty"
+    work.mkdir()
+    return bin_dir, work
+
+
+def _env(work: Path) -> dict[str, str]:
+    keep = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "TMPDIR")}
+    return {**keep, "PYTHONPATH": "", "PYTHONNOUSERSITE": "1", "GPTNT_OFFLINE": "1"}
+
+
+def test_installed_wheel_plays_a_mission_to_solved(installed: tuple[Path, Path]) -> None:
+    bin_dir, work = installed
+    out = work / "runs"
+    _run(
+        [str(bin_dir / "gptnt"), "run", "--mission", "3", "--mode", "sync", "--out", str(out)],
+        cwd=work,
+        timeout=300,
+        env=_env(work),
+    )
+    (summary,) = out.rglob("summary.json")
+    assert json.loads(summary.read_text())["outcome"] == "solved"
+
+
+def test_installed_wheel_reads_its_data_from_the_package(installed: tuple[Path, Path]) -> None:
+    bin_dir, work = installed
+    probe = (
+        "import gptnt, gptnt.resources as r, gptnt.services.manager; "
+        "print(gptnt.__file__); print(*(r.data_dir(f) for f in r.FOLDERS), sep='\\n')"
+    )
+    lines = _run(
+        [str(bin_dir / "python"), "-c", probe], cwd=work, timeout=60, env=_env(work)
+    ).split()
+    package = Path(lines[0]).parent
+    assert ROOT not in package.parents
+    for folder in lines[1:]:
+        assert Path(folder).is_relative_to(package / "_data"), folder
+        assert any(Path(folder).iterdir()), folder
+    listed = _run(
+        [str(bin_dir / "gptnt"), "missions", "list", "--json"], cwd=work, timeout=60, env=_env(work)
+    )
+    assert len(json.loads(listed)) == 120
+
+
+def test_services_is_not_a_top_level_package(installed: tuple[Path, Path]) -> None:
+    bin_dir, work = installed
+    done = subprocess.run(
+        [str(bin_dir / "python"), "-c", "import services"],
+        cwd=work,
+        env=_env(work),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode != 0
+    assert "No module named 'services'" in done.stderr
