@@ -8,7 +8,7 @@ a report can be rebuilt anywhere from a copied run directory.
 from __future__ import annotations
 
 from gptnt.analysis._export import FORMATS, export
-from gptnt.analysis._load import Episode, Run, load_run, load_runs
+from gptnt.analysis._load import RecordedEpisode, Run, load_run, load_runs
 from gptnt.analysis._plots import rate_bars
 from gptnt.analysis._report import (
     REPORT_HTML,
@@ -27,9 +27,9 @@ __all__ = [
     "FORMATS",
     "REPORT_HTML",
     "REPORT_MD",
-    "Episode",
     "Mean",
     "Rate",
+    "RecordedEpisode",
     "Run",
     "Table",
     "Written",

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
-from gptnt.analysis._load import Episode, Run
+from gptnt.analysis._load import RecordedEpisode, Run
 from gptnt.errors import ConfigError
 from gptnt.protocol import ROLES
 from gptnt.records import PlayerInfo, TurnEvent, write_atomic
@@ -72,7 +72,7 @@ def _player(prefix: str, p: PlayerInfo | None) -> dict[str, object]:
     return {f"{prefix}{'_' + k if k else ''}": v for k, v in values.items()}
 
 
-def episode_row(e: Episode) -> dict[str, object]:
+def episode_row(e: RecordedEpisode) -> dict[str, object]:
     s = e.summary
     h = e.started.harness if e.started else None
     return {
@@ -101,7 +101,7 @@ def episode_row(e: Episode) -> dict[str, object]:
     }  # fmt: skip
 
 
-def turn_row(e: Episode, t: TurnEvent) -> dict[str, object]:
+def turn_row(e: RecordedEpisode, t: TurnEvent) -> dict[str, object]:
     a = t.action
     player = e.player(t.role)
     return {

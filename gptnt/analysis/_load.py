@@ -40,7 +40,7 @@ EpisodeStatus = Literal["finished", "crashed", "parked", "incomplete"]
 
 
 @dataclass(frozen=True)
-class Episode:
+class RecordedEpisode:
     """One episode of a run (its counted attempt) with everything its records say."""
 
     run: str  # the run directory's name
@@ -149,7 +149,7 @@ class Episode:
 class Run:
     name: str
     dir: Path
-    episodes: tuple[Episode, ...]
+    episodes: tuple[RecordedEpisode, ...]
     info: RunInfo | None = None  # the run's run.json (suite runs): plan, budget cap
 
     @property
@@ -210,7 +210,7 @@ def load_runs(run_dirs: Sequence[Path]) -> list[Run]:
 
 def _episode(
     run: str, key: str, folder: Path, attempt: int, status: EpisodeStatus, attempts: int
-) -> Episode:
+) -> RecordedEpisode:
     started = None
     ended = None
     turns: list[TurnEvent] = []
@@ -230,5 +230,5 @@ def _episode(
         else:
             ended = event
     summary = read_summary(folder)
-    return Episode(run, folder, key, attempt, max(attempts, 1), status, started, summary,
+    return RecordedEpisode(run, folder, key, attempt, max(attempts, 1), status, started, summary,
                    tuple(turns), tuple(steps), ended)  # fmt: skip

@@ -20,7 +20,7 @@ from html import escape
 from pathlib import Path
 
 from gptnt.analysis import _plots
-from gptnt.analysis._load import Episode, Run
+from gptnt.analysis._load import RecordedEpisode, Run
 from gptnt.analysis._stats import Rate
 from gptnt.analysis._table import Table, csv_header, csv_rows, text
 from gptnt.analysis._tables import all_tables, strike_times
@@ -49,7 +49,7 @@ class Written:
     episode_pages: int
 
 
-def episode_page(e: Episode) -> str:
+def episode_page(e: RecordedEpisode) -> str:
     """The viewer page of an episode, relative to the report's folder."""
     return f"{EPISODE_PAGES}/{e.run}/{e.episode_id}.html"
 
@@ -181,7 +181,7 @@ def _html_table(table: Table, *, viewer: bool) -> str:
             f'<tbody>{"".join(body)}</tbody></table></section>')  # fmt: skip
 
 
-def plots(tables: Sequence[Table], episodes: Sequence[Episode]) -> dict[str, str]:
+def plots(tables: Sequence[Table], episodes: Sequence[RecordedEpisode]) -> dict[str, str]:
     """SVG figures, keyed by the table they follow."""
     by_key = {t.key: t for t in tables}
     figures: dict[str, str] = {}
@@ -200,7 +200,7 @@ def plots(tables: Sequence[Table], episodes: Sequence[Episode]) -> dict[str, str
         figures["crossplay"] = _plots.heatmap("Defuser × Expert success", rows,
                                               [c.removeprefix("expert: ") for c in cross.columns[2:]], cells)  # fmt: skip
     lines = []
-    groups: dict[tuple[str, str], list[Episode]] = {}
+    groups: dict[tuple[str, str], list[RecordedEpisode]] = {}
     for e in episodes:
         if e.scored:
             groups.setdefault((e.pairing, e.mode), []).append(e)
@@ -219,7 +219,7 @@ def plots(tables: Sequence[Table], episodes: Sequence[Episode]) -> dict[str, str
     return figures
 
 
-def to_html(runs: Sequence[Run], tables: Sequence[Table], episodes: Sequence[Episode], *,
+def to_html(runs: Sequence[Run], tables: Sequence[Table], episodes: Sequence[RecordedEpisode], *,
             viewer: bool = True) -> str:  # fmt: skip
     runs_list = "".join(f"<li>{escape(run_line(r))}</li>" for r in runs)
     head = (f"<ul>{runs_list}</ul><p>{escape(_LEGEND)} Crashed, parked and incomplete episodes "

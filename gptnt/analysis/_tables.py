@@ -1,4 +1,4 @@
-"""The paper's analyses, computed from episode records (``Episode``), as ``Table`` values.
+"""The paper's analyses, computed from episode records (``RecordedEpisode``), as ``Table`` values.
 
 Grouping is by *pairing* (the Defuser's and the Expert's labels, scripted players labelled as
 such) and *mode*. Success rates count the episodes with an outcome (``scored``); crashed,
@@ -15,7 +15,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from gptnt.analysis._load import Episode
+from gptnt.analysis._load import RecordedEpisode
 from gptnt.analysis._stats import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, Mean, Rate, mean
 from gptnt.analysis._table import Table
 from gptnt.protocol import ROLES
@@ -28,8 +28,10 @@ LOCALISATION_CODES = ("unknown_label", "off_screen")
 K = TypeVar("K")
 
 
-def _group(episodes: Iterable[Episode], key: Callable[[Episode], K]) -> dict[K, list[Episode]]:
-    groups: dict[K, list[Episode]] = defaultdict(list)
+def _group(
+    episodes: Iterable[RecordedEpisode], key: Callable[[RecordedEpisode], K]
+) -> dict[K, list[RecordedEpisode]]:
+    groups: dict[K, list[RecordedEpisode]] = defaultdict(list)
     for e in episodes:
         groups[key(e)].append(e)
     return dict(sorted(groups.items(), key=lambda kv: _sort_key(kv[0])))
@@ -44,22 +46,22 @@ def _mission_order(value: str) -> tuple[bool, int, str]:
     return (not value.isdigit(), int(value) if value.isdigit() else 0, value)
 
 
-def _solved(episodes: Sequence[Episode]) -> Rate:
+def _solved(episodes: Sequence[RecordedEpisode]) -> Rate:
     scored = [e for e in episodes if e.scored]
     return Rate(sum(e.outcome == "solved" for e in scored), len(scored))
 
 
-def _not_scored(episodes: Sequence[Episode]) -> int:
+def _not_scored(episodes: Sequence[RecordedEpisode]) -> int:
     return sum(not e.scored for e in episodes)
 
 
-def _bullets(e: Episode) -> str:
+def _bullets(e: RecordedEpisode) -> str:
     if e.summary is None or not e.summary.modules:
         return ""
     return "".join("●" if m.solved else "○" for m in e.summary.modules)
 
 
-def _single(e: Episode) -> bool:
+def _single(e: RecordedEpisode) -> bool:
     """A single-module mission: one module on the bomb; without a summary (a crash), the
     catalogue's naming of single-module missions (``<Kind>-<seed>``) decides."""
     if e.summary is not None and e.summary.modules:
@@ -67,7 +69,7 @@ def _single(e: Episode) -> bool:
     return "-" in e.mission_id
 
 
-def _minutes(e: Episode) -> float | None:
+def _minutes(e: RecordedEpisode) -> float | None:
     used = e.summary.game_time_used if e.summary else None
     return used / 60 if used else None
 
@@ -75,7 +77,7 @@ def _minutes(e: Episode) -> float | None:
 # ---------------------------------------------------------------------------- bookkeeping
 
 
-def episode_status(episodes: Sequence[Episode]) -> Table:
+def episode_status(episodes: Sequence[RecordedEpisode]) -> Table:
     rows = []
     for (run, pairing, mode), group in _group(
         episodes, lambda e: (e.run, e.pairing, e.mode)
@@ -96,7 +98,7 @@ def episode_status(episodes: Sequence[Episode]) -> Table:
     )  # fmt: skip
 
 
-def episode_index(episodes: Sequence[Episode]) -> Table:
+def episode_index(episodes: Sequence[RecordedEpisode]) -> Table:
     rows = []
     for e in sorted(episodes, key=lambda e: (e.run, _mission_order(e.mission_id), e.key)):
         s = e.summary
@@ -115,7 +117,7 @@ def episode_index(episodes: Sequence[Episode]) -> Table:
 # ---------------------------------------------------------------------------- outcomes
 
 
-def outcomes(episodes: Sequence[Episode]) -> Table:
+def outcomes(episodes: Sequence[RecordedEpisode]) -> Table:
     """Tables 2–3: per mission, pairing and mode, the outcome icons with module bullets."""
     rows = []
     key = lambda e: (e.mission_id, e.pairing, e.mode)
@@ -135,10 +137,10 @@ def outcomes(episodes: Sequence[Episode]) -> Table:
     )  # fmt: skip
 
 
-def module_types(episodes: Sequence[Episode]) -> Table:
+def module_types(episodes: Sequence[RecordedEpisode]) -> Table:
     """Tables 4–5, 11: success per module type — single-module missions, and each module of
     that type on the multi-module bombs."""
-    single: dict[tuple[str, str, str], list[Episode]] = defaultdict(list)
+    single: dict[tuple[str, str, str], list[RecordedEpisode]] = defaultdict(list)
     within: dict[tuple[str, str, str], list[bool]] = defaultdict(list)
     for e in episodes:
         modules = e.summary.modules if e.summary else []
@@ -162,7 +164,7 @@ def module_types(episodes: Sequence[Episode]) -> Table:
     )  # fmt: skip
 
 
-def failure_split(episodes: Sequence[Episode]) -> Table:
+def failure_split(episodes: Sequence[RecordedEpisode]) -> Table:
     """Appendix M: how the unsolved episodes ended (timeout or strikeout)."""
     rows = []
     kind = lambda e: "single" if _single(e) else "multi"
@@ -196,7 +198,7 @@ def failure_split(episodes: Sequence[Episode]) -> Table:
 # ---------------------------------------------------------------------------- roles
 
 
-def crossplay(episodes: Sequence[Episode]) -> Table:
+def crossplay(episodes: Sequence[RecordedEpisode]) -> Table:
     """Section 7.1: a Defuser × Expert matrix of success rates (one column per Expert)."""
     experts = sorted({e.expert for e in episodes})
     rows = []
@@ -213,7 +215,7 @@ def crossplay(episodes: Sequence[Episode]) -> Table:
     )  # fmt: skip
 
 
-def marginals(episodes: Sequence[Episode]) -> Table:
+def marginals(episodes: Sequence[RecordedEpisode]) -> Table:
     """Section 7.1: each player's success rate in a role, over all its partners."""
     rows = []
     for role in ROLES:
@@ -232,7 +234,7 @@ def marginals(episodes: Sequence[Episode]) -> Table:
 # ---------------------------------------------------------------------------- communication
 
 
-def communication(episodes: Sequence[Episode]) -> Table:
+def communication(episodes: Sequence[RecordedEpisode]) -> Table:
     """Section 7.2: how much each role talks."""
     rows = []
     for (pairing, mode), group in _group(episodes, lambda e: (e.pairing, e.mode)).items():
@@ -267,7 +269,7 @@ def _action_name(kind: str, name: str | None) -> str:
     return name if kind == "interact_game" and name else kind
 
 
-def actions(episodes: Sequence[Episode]) -> Table:
+def actions(episodes: Sequence[RecordedEpisode]) -> Table:
     """The distribution of actions per role and the module in view (do_nothing included)."""
     counts: dict[tuple[str, str, str], Counter[str]] = defaultdict(Counter)
     for e in episodes:
@@ -307,7 +309,7 @@ def action_class(t: TurnEvent) -> str:
     return "interact"
 
 
-def action_phases(episodes: Sequence[Episode]) -> Table:
+def action_phases(episodes: Sequence[RecordedEpisode]) -> Table:
     """Figure 7 / Table P.32: the action types per role, player and outcome, in the early,
     middle and late third of each episode's turns."""
     counts: dict[tuple[str, str, str, str, str], Counter[str]] = defaultdict(Counter)
@@ -337,7 +339,7 @@ def action_phases(episodes: Sequence[Episode]) -> Table:
     )  # fmt: skip
 
 
-def strike_outcomes(episodes: Sequence[Episode]) -> Table:
+def strike_outcomes(episodes: Sequence[RecordedEpisode]) -> Table:
     """Figure 8: how the episodes that reached k strikes ended."""
     rows = []
     for (pairing, mode), group in _group(episodes, lambda e: (e.pairing, e.mode)).items():
@@ -355,19 +357,19 @@ def strike_outcomes(episodes: Sequence[Episode]) -> Table:
     )  # fmt: skip
 
 
-def _setting(e: Episode) -> str:
+def _setting(e: RecordedEpisode) -> str:
     """``pair`` (with any partner), ``solo`` or ``solo-no-manual`` (paper §10.2)."""
     d = e.player("defuser")
     return d.seat if d is not None and d.seat in ("solo", "solo-no-manual") else "pair"
 
 
-def _solo_key(e: Episode) -> tuple[str, str, str]:
+def _solo_key(e: RecordedEpisode) -> tuple[str, str, str]:
     """(the Defuser's policy and the episode's condition, mode, setting)."""
     d = e.player("defuser")
     return f"{d.policy if d is not None else '?'}{e.condition}", e.mode, _setting(e)
 
 
-def solo(episodes: Sequence[Episode]) -> Table:
+def solo(episodes: Sequence[RecordedEpisode]) -> Table:
     """Table 11: single-module success of each Defuser in pairs (any partner) against the same
     model alone, with and without the manual."""
     single = [e for e in episodes if _single(e)]
@@ -385,7 +387,7 @@ def solo(episodes: Sequence[Episode]) -> Table:
     )  # fmt: skip
 
 
-def self_other(episodes: Sequence[Episode]) -> Table:
+def self_other(episodes: Sequence[RecordedEpisode]) -> Table:
     """Table 7: communication rate (share of turns with a message) in self-play (the same
     player in both roles) and other-play, per role."""
     counts: dict[tuple[str, str, str, str], list[int]] = defaultdict(lambda: [0, 0])
@@ -409,7 +411,7 @@ def self_other(episodes: Sequence[Episode]) -> Table:
     )  # fmt: skip
 
 
-def strike_times(e: Episode) -> list[float]:
+def strike_times(e: RecordedEpisode) -> list[float]:
     """Game seconds elapsed at each new strike, from the strikes the records observed."""
     if e.summary is None:
         return []
@@ -429,7 +431,7 @@ def strike_times(e: Episode) -> list[float]:
     return times
 
 
-def strikes(episodes: Sequence[Episode]) -> Table:
+def strikes(episodes: Sequence[RecordedEpisode]) -> Table:
     rows = []
     for (pairing, mode), group in _group(episodes, lambda e: (e.pairing, e.mode)).items():
         scored = [e for e in group if e.scored]
@@ -451,7 +453,7 @@ def strikes(episodes: Sequence[Episode]) -> Table:
 # ---------------------------------------------------------------------------- model behaviour
 
 
-def localisation(episodes: Sequence[Episode]) -> Table:
+def localisation(episodes: Sequence[RecordedEpisode]) -> Table:
     """Section 8 / Table 9 in play: interactions naming a location not on screen; parser
     repairs and skipped turns, for model players."""
     rows = []
@@ -478,7 +480,7 @@ def localisation(episodes: Sequence[Episode]) -> Table:
     )  # fmt: skip
 
 
-def tokens(episodes: Sequence[Episode]) -> Table:
+def tokens(episodes: Sequence[RecordedEpisode]) -> Table:
     rows = []
     for (pairing, mode), group in _group(episodes, lambda e: (e.pairing, e.mode)).items():
         for role in ROLES:
@@ -504,7 +506,7 @@ def tokens(episodes: Sequence[Episode]) -> Table:
     )  # fmt: skip
 
 
-def timing(episodes: Sequence[Episode]) -> Table:
+def timing(episodes: Sequence[RecordedEpisode]) -> Table:
     """Figure 5: what a turn costs in wall time (the policy's latency) and in game time (the
     bomb clock between consecutive Defuser observations: 3 s per turn in sync, latency plus
     the partner's turns in async)."""
@@ -546,7 +548,7 @@ def _ratio(costs: Sequence[float], counts: Sequence[float]) -> Mean:
     return Mean(value, float(low), float(high), n, 4)
 
 
-def cost(episodes: Sequence[Episode]) -> Table:
+def cost(episodes: Sequence[RecordedEpisode]) -> Table:
     rows = []
     for (pairing, mode), group in _group(episodes, lambda e: (e.pairing, e.mode)).items():
         scored = [e for e in group if e.scored and e.summary]
@@ -568,7 +570,7 @@ def cost(episodes: Sequence[Episode]) -> Table:
 # ---------------------------------------------------------------------------- rule seeds
 
 
-def rule_seeds(episodes: Sequence[Episode]) -> Table:
+def rule_seeds(episodes: Sequence[RecordedEpisode]) -> Table:
     """The contamination contrast: per players and mode, the success rate under the v1 rules
     (rule seed 1, on the web for years) minus that under each other rule seed, over the
     (mission, repeat) pairs scored under both, with a paired 95 % bootstrap interval."""
@@ -598,7 +600,7 @@ def rule_seeds(episodes: Sequence[Episode]) -> Table:
     )  # fmt: skip
 
 
-ANALYSES: tuple[Callable[[Sequence[Episode]], Table], ...] = (
+ANALYSES: tuple[Callable[[Sequence[RecordedEpisode]], Table], ...] = (
     episode_status,
     outcomes,
     module_types,
@@ -621,5 +623,5 @@ ANALYSES: tuple[Callable[[Sequence[Episode]], Table], ...] = (
 )
 
 
-def all_tables(episodes: Sequence[Episode]) -> list[Table]:
+def all_tables(episodes: Sequence[RecordedEpisode]) -> list[Table]:
     return [analysis(episodes) for analysis in ANALYSES]

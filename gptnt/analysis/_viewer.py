@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from gptnt.analysis._load import Episode
+from gptnt.analysis._load import RecordedEpisode
 from gptnt.protocol import encode_png
 from gptnt.records import TurnEvent, frame_path
 from gptnt.vision import build_marks
@@ -117,7 +117,7 @@ def clock(seconds: float | None) -> str:
     return f"{int(seconds // 60)}:{seconds % 60:05.2f}"
 
 
-def write_episode_page(episode: Episode, page: Path, report_href: str) -> int:
+def write_episode_page(episode: RecordedEpisode, page: Path, report_href: str) -> int:
     """Write the viewer page of ``episode`` at ``page`` (images in a sibling folder); return
     the number of turns on its timeline."""
     assets = page.with_suffix("")
@@ -184,7 +184,7 @@ def _action_text(t: TurnEvent) -> str:
 
 
 def _images(
-    episode: Episode, t: TurnEvent, previous: str | None, assets: Path
+    episode: RecordedEpisode, t: TurnEvent, previous: str | None, assets: Path
 ) -> list[dict[str, str]]:
     if t.role != "defuser":
         return []

@@ -56,7 +56,7 @@ class Bullets:
 
 
 @dataclass(frozen=True)
-class Table:
+class LayoutTable:
     header: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     weights: tuple[float, ...] | None = None  # relative column widths; default by content
@@ -80,7 +80,7 @@ class PageBreak:
     pass
 
 
-Block = Heading | Paragraph | Bullets | Table | Figure | PageBreak
+Block = Heading | Paragraph | Bullets | LayoutTable | Figure | PageBreak
 
 
 @dataclass(frozen=True)
@@ -124,13 +124,13 @@ def _heading_font(level: int) -> ImageFont.FreeTypeFont:
 _GAP = 18  # space after a block
 
 
-def _lines(t: Table) -> list[tuple[tuple[str, ...], bool]]:
+def _lines(t: LayoutTable) -> list[tuple[tuple[str, ...], bool]]:
     """The table's rows with a flag for the (bold, shaded) header; no header when empty."""
     head = [(t.header, True)] if t.header else []
     return head + [(r, False) for r in t.rows]
 
 
-def _table_columns(t: Table, width: int) -> list[int]:
+def _table_columns(t: LayoutTable, width: int) -> list[int]:
     ncol = len(_lines(t)[0][0])
     if t.weights is not None:
         weights = list(t.weights)
@@ -143,12 +143,14 @@ def _table_columns(t: Table, width: int) -> list[int]:
     return cols
 
 
-def _row_lines(t: Table, row: Sequence[str], cols: list[int], *, bold: bool) -> list[list[str]]:
+def _row_lines(
+    t: LayoutTable, row: Sequence[str], cols: list[int], *, bold: bool
+) -> list[list[str]]:
     fnt = font(t.size, bold=bold)
     return [wrap(cell, fnt, c - 16) for cell, c in zip(row, cols, strict=True)]
 
 
-def _row_height(t: Table, lines: list[list[str]]) -> int:
+def _row_height(t: LayoutTable, lines: list[list[str]]) -> int:
     return max(len(cell) for cell in lines) * _line_height(t.size) + 12
 
 
@@ -163,7 +165,7 @@ def height(block: Block, width: int) -> int:
         case Bullets(items, _, _, size):
             fnt = font(size)
             return sum(len(wrap(i, fnt, width - 48)) for i in items) * _line_height(size) + _GAP
-        case Table():
+        case LayoutTable():
             cols = _table_columns(block, width)
             rows = [_row_lines(block, r, cols, bold=b) for r, b in _lines(block)]
             return sum(_row_height(block, r) for r in rows) + _GAP
@@ -182,7 +184,7 @@ def block_text(block: Block) -> str:
             return "\n".join(
                 f"{n}. {i}" if numbered else f"• {i}" for n, i in enumerate(items, start)
             )
-        case Table(header, rows):
+        case LayoutTable(header, rows):
             return "\n".join(" | ".join(c for c in r if c) for r in (header, *rows) if r)
         case Figure(_, _, _, text):
             return text
@@ -214,7 +216,7 @@ def paint(block: Block, img: Image.Image, x: int, y: int, width: int) -> None:
                 for line in wrap(item, fnt, width - 48):
                     draw.text((x + 48, y), line, font=fnt, fill=INK)
                     y += _line_height(size)
-        case Table():
+        case LayoutTable():
             _paint_table(block, draw, x, y, width)
         case Figure(w, _, painter):
             painter(img, (x + (width - w) // 2, y))
@@ -222,7 +224,7 @@ def paint(block: Block, img: Image.Image, x: int, y: int, width: int) -> None:
             pass
 
 
-def _paint_table(t: Table, draw: ImageDraw.ImageDraw, x: int, y: int, width: int) -> None:
+def _paint_table(t: LayoutTable, draw: ImageDraw.ImageDraw, x: int, y: int, width: int) -> None:
     cols = _table_columns(t, width)
     lh = _line_height(t.size)
     for row, bold in _lines(t):
@@ -249,7 +251,7 @@ def _paint_table(t: Table, draw: ImageDraw.ImageDraw, x: int, y: int, width: int
 
 def _split(block: Block, width: int, room: int) -> tuple[Block, Block] | None:
     """Cut a list or table so that the first part fits in ``room`` px (None: cannot)."""
-    if isinstance(block, Table):
+    if isinstance(block, LayoutTable):
         cols = _table_columns(block, width)
         used = _GAP + (
             _row_height(block, _row_lines(block, block.header, cols, bold=True))

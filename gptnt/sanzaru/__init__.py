@@ -8,7 +8,7 @@ failure coding of every loss from the record. See ``docs/sanzaru.md``.
 """
 
 from gptnt.sanzaru._bomb import FAMILIES, Bomb, Variant, generate, instances, variant, variants
-from gptnt.sanzaru._game import Episode
+from gptnt.sanzaru._game import Referee
 from gptnt.sanzaru._judge import JUDGED_MODES, Judgement, judge
 from gptnt.sanzaru._report import KEYS, failure_table, lines
 from gptnt.sanzaru._report import figures as report_figures
@@ -22,8 +22,8 @@ __all__ = [
     "JUDGED_MODES",
     "KEYS",
     "Bomb",
-    "Episode",
     "Judgement",
+    "Referee",
     "Summary",
     "Team",
     "Variant",

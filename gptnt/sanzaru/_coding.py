@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gptnt.sanzaru._bomb import WIRE_COLOURS, generate
-from gptnt.sanzaru._game import Episode
+from gptnt.sanzaru._game import Referee
 
 _NUMBER = re.compile(r"\b[1-7]\b")
 
@@ -28,7 +28,7 @@ class Coded:
     by: str
 
 
-def _facts(episode: Episode) -> set[str]:
+def _facts(episode: Referee) -> set[str]:
     """The bomb facts Mute needs to apply the manual, as words a report would contain."""
     b = episode.bomb
     v = b.variant
@@ -42,7 +42,7 @@ def _facts(episode: Episode) -> set[str]:
     return facts
 
 
-def code_loss(episode: Episode, events: list[dict[str, Any]]) -> Coded:
+def code_loss(episode: Referee, events: list[dict[str, Any]]) -> Coded:
     log = episode.log
     delivered = [e for e in log if e["status"] == "delivered"]
     to_mute = [e for e in delivered if e["call"] == "speak" and "mute" in e.get("receivers", [])]
@@ -95,7 +95,7 @@ def code_loss(episode: Episode, events: list[dict[str, Any]]) -> Coded:
     )
 
 
-def _wrong_round(episode: Episode) -> bool:
+def _wrong_round(episode: Referee) -> bool:
     """Was the fatal action right for an earlier moment of this episode: the light of an
     earlier round (Flashing Light), or the wires before they last moved (Shuffle Wires)?"""
     acts = [e for e in episode.log if e["call"] == "act" and e["status"] == "acted"]

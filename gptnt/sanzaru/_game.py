@@ -69,7 +69,7 @@ class Delivery:
 
 
 @dataclass
-class Episode:
+class Referee:
     """The referee of one episode."""
 
     bomb: Bomb

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict
 from gptnt.records import write_atomic
 from gptnt.sanzaru._bomb import Variant, generate, variant, variants
 from gptnt.sanzaru._coding import code_loss
-from gptnt.sanzaru._game import Episode, SanzaruOutcome, SanzaruRole
+from gptnt.sanzaru._game import Referee, SanzaruOutcome, SanzaruRole
 from gptnt.sanzaru._teams import Agent, Hints, ModelAgent, Turn, oracle_team, random_team
 
 SCHEMA_VERSION = 1
@@ -72,7 +72,7 @@ class Team:
     solo: bool = False
     thinking: str | None = None
 
-    def agents(self, episode: Episode, seed: str) -> dict[SanzaruRole, Agent]:
+    def agents(self, episode: Referee, seed: str) -> dict[SanzaruRole, Agent]:
         if self.kind == "oracle":
             return oracle_team(episode.bomb)  # type: ignore[return-value]
         if self.kind == "random":
@@ -85,7 +85,7 @@ async def play(
     v: Variant, instance: int, team: Team, out: Path | None, *, repeat: int = 1
 ) -> Summary:
     """Play one episode; records under ``out`` when given."""
-    episode = Episode(generate(v, instance), solo=team.solo)
+    episode = Referee(generate(v, instance), solo=team.solo)
     episode_id = f"{v.id}-i{instance}-r{repeat}"
     agents = team.agents(episode, episode_id)
     events: list[dict[str, Any]] = []

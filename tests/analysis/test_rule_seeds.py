@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gptnt.analysis._load import Episode
+from gptnt.analysis._load import RecordedEpisode
 from gptnt.analysis._tables import rule_seeds
 from gptnt.records import ModuleResult, PlayerInfo, Summary
 
@@ -15,7 +15,7 @@ PLAYERS = [
 ]
 
 
-def _episode(mission: str, repeat: int, rule_seed: int, outcome: str) -> Episode:
+def _episode(mission: str, repeat: int, rule_seed: int, outcome: str) -> RecordedEpisode:
     rules = "" if rule_seed == 1 else f".rs{rule_seed}"
     key = f"{mission}.sync.a-b{rules}.r{repeat}"
     summary = Summary(
@@ -23,7 +23,7 @@ def _episode(mission: str, repeat: int, rule_seed: int, outcome: str) -> Episode
         players=PLAYERS, outcome=outcome, modules=[ModuleResult(name="Wires", solved=True)],
         time_limit=300, started_at=0, ended_at=1,
     )  # fmt: skip
-    return Episode(run="r", dir=Path("."), key=key, attempt=1, attempts=1, status="finished",
+    return RecordedEpisode(run="r", dir=Path("."), key=key, attempt=1, attempts=1, status="finished",
                    started=None, summary=summary, turns=(), steps=(), ended=None)  # fmt: skip
 
 

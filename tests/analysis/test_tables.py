@@ -6,20 +6,20 @@ from __future__ import annotations
 from pathlib import Path
 
 from gptnt.analysis import Rate
-from gptnt.analysis._load import Episode
+from gptnt.analysis._load import RecordedEpisode
 from gptnt.analysis._tables import self_other, solo
 from gptnt.records import Conditions, ModuleResult, PlayerInfo, Summary
 
 
 def _episode(
     name: str, players: list[PlayerInfo], outcome: str, conditions: Conditions | None = None
-) -> Episode:
+) -> RecordedEpisode:
     summary = Summary(
         episode_id=name, mission_id="Wires-234", mode="sync", players=players, outcome=outcome,
         modules=[ModuleResult(name="Wires", solved=outcome == "solved")], time_limit=81,
         started_at=0.0, ended_at=1.0, conditions=conditions,
     )  # fmt: skip
-    return Episode("run", Path(name), name, 1, 1, "finished", None, summary, (), (), None)
+    return RecordedEpisode("run", Path(name), name, 1, 1, "finished", None, summary, (), (), None)
 
 
 MODEL: dict = {"policy": "m", "kind": "model", "label": "m (model)"}

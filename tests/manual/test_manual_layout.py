@@ -11,10 +11,10 @@ from gptnt.manual._layout import (
     PAGE_WIDTH,
     Bullets,
     Heading,
+    LayoutTable,
     PageBreak,
     Paragraph,
     Section,
-    Table,
     flow,
     render,
 )
@@ -50,7 +50,7 @@ def test_each_section_starts_a_page_and_page_breaks_are_kept() -> None:
 
 def test_a_long_table_is_split_with_its_header_repeated() -> None:
     rows = tuple((f"row {i}", f"value {i}") for i in range(120))
-    pages = render([Section("T", (Table(("Key", "Value"), rows),))], manual_title="M")
+    pages = render([Section("T", (LayoutTable(("Key", "Value"), rows),))], manual_title="M")
     assert len(pages) > 1
     body = [line for p in pages for line in p.text.splitlines()]
     for i in range(120):

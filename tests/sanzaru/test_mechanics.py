@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from gptnt.sanzaru import Episode, generate, variant
+from gptnt.sanzaru import Referee, generate, variant
 
 
-def _episode(vid: str, seed: int = 1) -> Episode:
-    return Episode(generate(variant(vid), seed))
+def _episode(vid: str, seed: int = 1) -> Referee:
+    return Referee(generate(variant(vid), seed))
 
 
-def _wrong(ep: Episode) -> int:
+def _wrong(ep: Referee) -> int:
     need = ep.bomb.required(ep.round)
     assert need is not None and need[0] == "cut"
     return next(i + 1 for i, c in enumerate(ep.bomb.cut) if not c and i + 1 != need[1])

@@ -15,7 +15,7 @@ import pytest
 from fake_openai import FakeServer, completion
 
 from gptnt.players.config import PlayerConfig
-from gptnt.sanzaru import Episode, Team, generate, instances, play, read_summaries, suite, variant
+from gptnt.sanzaru import Referee, Team, generate, instances, play, read_summaries, suite, variant
 from gptnt.sanzaru._coding import code_loss
 from gptnt.sanzaru._teams import Turn, parse_calls
 
@@ -61,7 +61,7 @@ class Scripted:
 
 
 async def _lose(vid: str, scripts: dict[str, dict[int, list]], seed: int = 1):  # type: ignore[no-untyped-def]
-    ep = Episode(generate(variant(vid), seed))
+    ep = Referee(generate(variant(vid), seed))
     agents = {r: Scripted(r, scripts.get(r, {})) for r in ("deaf", "mute", "blind")}
     events: list = []
     while ep.outcome is None:
@@ -85,7 +85,7 @@ async def test_silence_is_no_shared_code() -> None:
 
 
 async def test_facts_never_reaching_mute_is_omission() -> None:
-    ep = Episode(generate(variant("base-1"), 1))
+    ep = Referee(generate(variant("base-1"), 1))
     wrong = next(i + 1 for i in range(3) if ("cut", i + 1) != ep.bomb.required(1))
     ep, coded = await _lose(
         "base-1",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gptnt.manual._layout import Block, Bullets, Heading, Paragraph, Section, Table
+from gptnt.manual._layout import Block, Bullets, Heading, LayoutTable, Paragraph, Section
 from gptnt.manual.modules._words import edgework_condition
 from gptnt.protocol import kind_spec
 from gptnt.rules._steps import Timing
@@ -91,6 +91,6 @@ def section(rules: big_button.ButtonRules) -> Section:
             "are the two digits of the whole seconds shown (under one minute, the two digits "
             "before the point). Releasing at any other moment is a strike."
         ),
-        Table(("Strip colour", "When to release"), strip_rows, weights=(1, 3), size=24),
+        LayoutTable(("Strip colour", "When to release"), strip_rows, weights=(1, 3), size=24),
     ]
     return Section(TITLE, tuple(blocks))

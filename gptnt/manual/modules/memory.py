@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gptnt.manual._layout import Block, Heading, Paragraph, Section, Table
+from gptnt.manual._layout import Block, Heading, LayoutTable, Paragraph, Section
 from gptnt.protocol import kind_spec
 from gptnt.rules.modules import memory
 
@@ -31,7 +31,7 @@ def section(rules: memory.MemoryRules) -> Section:
             "to stage 1 with a fresh display."
         ),
         Paragraph("Find the row of the current stage and the column of the number on the display:"),
-        Table(
+        LayoutTable(
             ("Stage",) + tuple(f"Display shows {d}" for d in displays),
             tuple(rows),
             weights=(0.55, 1, 1, 1, 1),

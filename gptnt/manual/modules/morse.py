@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gptnt.manual import _figures as fig
-from gptnt.manual._layout import Block, Heading, Paragraph, Section, Table
+from gptnt.manual._layout import Block, Heading, LayoutTable, Paragraph, Section
 from gptnt.protocol import kind_spec
 from gptnt.rules.modules import morse
 
@@ -29,7 +29,7 @@ def section(rules: morse.MorseRules) -> Section:
             "buttons, and press the TX (transmit) button. Transmitting on any other frequency "
             "is a strike."
         ),
-        Table(("Word", "Frequency", "Word", "Frequency"), tuple(rows), center=True, size=23),
+        LayoutTable(("Word", "Frequency", "Word", "Frequency"), tuple(rows), center=True, size=23),
         Heading("Morse code", level=2),
         fig.morse_chart(rules.alphabet),
     ]

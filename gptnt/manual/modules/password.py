@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gptnt.manual._layout import Block, Heading, Paragraph, Section, Table
+from gptnt.manual._layout import Block, Heading, LayoutTable, Paragraph, Section
 from gptnt.protocol import kind_spec
 from gptnt.rules.modules import password
 
@@ -30,6 +30,6 @@ def section(rules: password.PasswordRules) -> Section:
             "Tip: go through the letters available on the first wheel (or any wheel) and "
             "strike out the words they rule out."
         ),
-        Table((), rows, center=True, size=26),
+        LayoutTable((), rows, center=True, size=26),
     ]
     return Section(TITLE, tuple(blocks))

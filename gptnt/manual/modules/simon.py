@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gptnt.manual import _figures as fig
-from gptnt.manual._layout import Block, Heading, Paragraph, Section, Table
+from gptnt.manual._layout import Block, Heading, LayoutTable, Paragraph, Section
 from gptnt.protocol import kind_spec
 from gptnt.rules.modules import simon
 
@@ -45,7 +45,7 @@ def section(rules: simon.SimonRules) -> Section:
         )
         blocks += [
             Heading(title, level=2),
-            Table(
+            LayoutTable(
                 ("Strikes",) + tuple(f"{c.capitalize()} flash" for c in colours),
                 rows,
                 center=True,

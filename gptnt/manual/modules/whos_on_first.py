@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gptnt.manual import _figures as fig
-from gptnt.manual._layout import Block, Bullets, Heading, PageBreak, Paragraph, Section, Table
+from gptnt.manual._layout import Block, Bullets, Heading, LayoutTable, PageBreak, Paragraph, Section
 from gptnt.protocol import kind_spec
 from gptnt.rules.modules import whos_on_first
 
@@ -64,7 +64,7 @@ def section(rules: whos_on_first.WhosOnFirstRules) -> Section:
                 "from the left and press the first word that is on one of the buttons.",
                 size=22,
             ),
-            Table(
+            LayoutTable(
                 ("Button read", "Words to look for, in order"),
                 tuple((word, ", ".join(order)) for word, order in group_lists),
                 weights=(1, 4.6),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gptnt.manual._layout import Block, Heading, Paragraph, Section, Table
+from gptnt.manual._layout import Block, Heading, LayoutTable, Paragraph, Section
 from gptnt.manual.modules._words import ordinal, upper_first
 from gptnt.protocol import kind_spec
 from gptnt.rules.modules import wire_sequence
@@ -37,7 +37,7 @@ def section(rules: wire_sequence.WireSequenceRules) -> Section:
             "is a strike, and so is moving down while a wire that should be cut is still "
             "whole. Moving down from the last panel disarms the module."
         ),
-        Table(
+        LayoutTable(
             ("Count so far", *(f"{c.capitalize()} wire: cut if plugged into" for c in colours)),
             rows,
             weights=(1.4, 1, 1, 1),
