@@ -3,6 +3,8 @@
 #   build/gptnt-mod-host.exe    protocol core + fake game + host   (mono build/gptnt-mod-host.exe)
 #   build/gptnt-mod-tests.exe   C# unit tests of parsing and packing (prints "N passed, M failed")
 #   build/GptntMod.dll          protocol core + Unity adapter, against the reference stubs
+#   build/api-refs.exe          lists the game members a compiled mod references (Mono.Cecil, from
+#                               mono-devel; skipped without it) for tests/mod/test_api_crosscheck.py
 # The Unity-facing code (src/Protocol, src/Unity) is compiled against .NET 2.0/3.5 reference
 # assemblies when mono-devel provides them, so an API newer than Unity 2017's runtime fails here.
 # Usage: mod/build.sh [--test]   (--test also runs the unit tests)
@@ -29,6 +31,13 @@ fi
 "${MCS[@]}" "${UNITY_API[@]}" -target:library \
     -r:$OUT/stubs/UnityEngine.dll -r:$OUT/stubs/KMFramework.dll -r:$OUT/stubs/Assembly-CSharp.dll \
     -out:$OUT/GptntMod.dll src/Protocol/*.cs src/Unity/*.cs
+
+CECIL="$(pkg-config --variable=Libraries cecil 2>/dev/null || true)"
+if [[ -n "$CECIL" && -f "$CECIL" ]]; then
+    "${MCS[@]}" -r:"$CECIL" -r:System.Core.dll -out:$OUT/api-refs.exe tools/ApiRefs.cs
+else
+    echo "note: Mono.Cecil not found (package mono-devel); build/api-refs.exe not built" >&2
+fi
 
 "${MCS[@]}" -r:System.dll -out:$OUT/gptnt-mod-host.exe src/Protocol/*.cs src/Fake/*.cs src/Host/*.cs
 "${MCS[@]}" -r:System.dll -out:$OUT/gptnt-mod-tests.exe src/Protocol/*.cs src/Fake/*.cs tests/*.cs

@@ -44,38 +44,36 @@ public class Selectable : MonoBehaviour
     public float FocusDistance;
     public bool HandleInteract() { throw GameStub.Never(); }
     public void HandleSelect(bool playSound) { throw GameStub.Never(); }
-    public void HandleDeselect() { throw GameStub.Never(); }
+    public void HandleDeselect(Selectable newSelectable) { throw GameStub.Never(); }
     public void OnInteractEnded() { throw GameStub.Never(); }
     public void SetHighlight(bool active) { throw GameStub.Never(); }
 }
 
 public class SelectableArea : MonoBehaviour
 {
-    public Selectable Selectable { get { throw GameStub.Never(); } }
+    public Selectable Selectable;
 }
 
 public class FloatingHoldable : MonoBehaviour
 {
     public void Focus(Transform target, float focusDistance, bool moveCamera, bool moveHoldable, float duration) { throw GameStub.Never(); }
-    public void OnFocusChild(GameObject child) { throw GameStub.Never(); }
+    public Action<GameObject> OnFocusChild;
 }
 
 public class TimerComponent : MonoBehaviour
 {
-    public float TimeRemaining { get { throw GameStub.Never(); } }
+    public float TimeRemaining;
 }
+
+/// <summary>A module's strike event: the game calls it with the module that struck.</summary>
+public delegate bool StrikeEvent(BombComponent source);
 
 public class BombComponent : MonoBehaviour
 {
-    public delegate bool ComponentPassEvent(object source);
-    public delegate bool ComponentStrikeEvent(object source);
-
-    public ComponentPassEvent OnPass;
-    public ComponentStrikeEvent OnStrike;
-    public Assets.Scripts.Missions.ComponentTypeEnum ComponentType { get { throw GameStub.Never(); } }
-    public bool IsSolved { get { throw GameStub.Never(); } }
-    public bool IsActive { get { throw GameStub.Never(); } }
-    public Bomb Bomb { get { throw GameStub.Never(); } }
+    public StrikeEvent OnStrike;
+    public Assets.Scripts.Missions.ComponentTypeEnum ComponentType;
+    public bool IsSolved;
+    public Bomb Bomb;
     public string GetModuleDisplayName() { throw GameStub.Never(); }
 }
 

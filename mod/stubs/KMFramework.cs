@@ -33,10 +33,9 @@ public class KMGameInfo : MonoBehaviour
 public class KMBombInfo : MonoBehaviour
 {
     public delegate void KMBombSolvedDelegate();
-    public delegate void KMBombExplodedDelegate();
 
     public KMBombSolvedDelegate OnBombSolved;
-    public KMBombExplodedDelegate OnBombExploded;
+    public KMBombSolvedDelegate OnBombExploded;  // the kit types both events with this delegate
 }
 
 public class KMGameCommands : MonoBehaviour

@@ -133,7 +133,6 @@ namespace UnityEngine
 
     public enum CameraClearFlags { Skybox = 1, Color = 2, SolidColor = 2, Depth = 3, Nothing = 4 }
     public enum TextureFormat { RGB24 = 3 }
-    public enum RenderTextureFormat { ARGB32 = 0 }
     public enum FilterMode { Point = 0, Bilinear = 1 }
 
     public sealed class Camera : Behaviour
@@ -160,7 +159,7 @@ namespace UnityEngine
 
     public sealed class RenderTexture : Texture
     {
-        public RenderTexture(int width, int height, int depth, RenderTextureFormat format) { throw Stub.Never(); }
+        public RenderTexture(int width, int height, int depth) { throw Stub.Never(); }
         public static RenderTexture active { get { throw Stub.Never(); } set { throw Stub.Never(); } }
         public int antiAliasing { get { throw Stub.Never(); } set { throw Stub.Never(); } }
     }
@@ -175,7 +174,6 @@ namespace UnityEngine
     public sealed class Shader : Object
     {
         public static Shader Find(string name) { throw Stub.Never(); }
-        public static int PropertyToID(string name) { throw Stub.Never(); }
     }
 
     public class Renderer : Component
@@ -186,7 +184,7 @@ namespace UnityEngine
 
     public sealed class MaterialPropertyBlock
     {
-        public void SetColor(int nameId, Color value) { throw Stub.Never(); }
+        public void SetColor(string name, Color value) { throw Stub.Never(); }
         public void Clear() { throw Stub.Never(); }
     }
 }

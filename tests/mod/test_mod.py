@@ -23,24 +23,12 @@ from contract._backend import start_lit
 from gptnt.services.bus import free_port
 
 REPO = Path(__file__).resolve().parents[2]
-MOD = REPO / "mod"
-BUILD = MOD / "build"
 WIDTH, HEIGHT = 320, 240  # small frames keep the contract run quick; any size is allowed
 
 pytestmark = pytest.mark.skipif(
     shutil.which("mcs") is None or shutil.which("mono") is None,
     reason="Mono is not installed (apt-get install mono-mcs mono-devel); the C# mod cannot be built",
 )
-
-
-@pytest.fixture(scope="session")
-def built() -> Path:
-    """Run ``mod/build.sh`` once per session; fail with the compiler's output."""
-    result = subprocess.run(
-        ["bash", str(MOD / "build.sh")], check=False, capture_output=True, text=True, timeout=300
-    )
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    return BUILD
 
 
 @pytest.fixture(scope="module")

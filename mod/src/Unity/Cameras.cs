@@ -48,13 +48,12 @@ namespace Gptnt.Mod.Unity
             if (camera == null || _shader == null) return null;
             var layers = new Dictionary<GameObject, int>();
             var renderers = new List<Renderer>();
-            int colorId = Shader.PropertyToID(ColorProperty);
             var block = new MaterialPropertyBlock();
             for (int i = 0; i < targets.Count; i++)
             {
                 block.Clear();
                 byte[] c = colors[i];
-                block.SetColor(colorId, new Color(c[0] / 255f, c[1] / 255f, c[2] / 255f, 1f));
+                block.SetColor(ColorProperty, new Color(c[0] / 255f, c[1] / 255f, c[2] / 255f, 1f));
                 foreach (Renderer renderer in targets[i].GetComponentsInChildren<Renderer>(false))
                 {
                     if (UnderExcluded(renderer.transform, targets[i].transform, excludedNames)) continue;
@@ -94,7 +93,7 @@ namespace Gptnt.Mod.Unity
                 holder.transform.SetParent(main.transform, false);
                 camera = holder.AddComponent<Camera>();
                 camera.enabled = false;  // rendered on demand only
-                texture = new RenderTexture(_width, _height, 24, RenderTextureFormat.ARGB32);
+                texture = new RenderTexture(_width, _height, 24);  // ARGB32, the default format
                 if (segmentation)
                 {
                     texture.antiAliasing = 1;

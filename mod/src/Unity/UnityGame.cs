@@ -141,7 +141,7 @@ namespace Gptnt.Mod.Unity
             {
                 string name = component.ComponentType == ComponentTypeEnum.Mod
                     ? component.GetModuleDisplayName() : component.ComponentType.ToString();
-                component.OnStrike += delegate (object source) { _events.Strike(name); return false; };
+                component.OnStrike += delegate (BombComponent source) { _events.Strike(name); return false; };
             }
         }
 
@@ -216,7 +216,7 @@ namespace Gptnt.Mod.Unity
             if (holdable != null)
             {
                 holdable.Focus(selectable.transform, selectable.FocusDistance, true, false, 0f);
-                holdable.OnFocusChild(selectable.gameObject);
+                if (holdable.OnFocusChild != null) holdable.OnFocusChild(selectable.gameObject);
             }
             selectable.HandleInteract();
             Selection.HandleInteract();
@@ -227,7 +227,7 @@ namespace Gptnt.Mod.Unity
         public void ZoomOut()
         {
             if (_zoomedInto == null) return;
-            _zoomedInto.HandleDeselect();
+            _zoomedInto.HandleDeselect(null);
             Selection.HandleCancel();
             _zoomedInto = null;
         }
