@@ -8,7 +8,9 @@
     │   ├── PlayerConfigError       a player config that does not load
     │   │   └── UnknownPlayerError  no config, YAML file or ``provider:model`` by that name
     │   ├── QueryError              a query parameter is missing or not of its type
-    │   └── QueryValueError         a query parameter parsed but is out of its bounds
+    │   ├── QueryValueError         a query parameter parsed but is out of its bounds
+    │   └── UnreadableError         outside bytes that are not what they must be (too big,
+    │                               torn, not UTF-8/JSON/YAML, wrong shape): names the source
     ├── ProtocolError               the game answered badly: names the route and the body
     │   ├── GameHTTPError           non-2xx status
     │   ├── GameRefusedError        HTTP 200 with a failure body (``Error: …``, ``Unknown route.``,
@@ -68,6 +70,11 @@ class QueryValueError(ConfigError):
         super().__init__(message)
         self.parameter = parameter
         """The parameter as the wire spells it (``timeLimit``); ``None`` if no one is at fault."""
+
+
+class UnreadableError(ConfigError):
+    """Bytes from outside (a file, a zip member, a message) that are too big, torn, not UTF-8,
+    not JSON or YAML, or not of their type; raised by the readers of ``gptnt.bounded`` only."""
 
 
 class ProtocolError(GptntError):

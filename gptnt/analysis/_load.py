@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from gptnt.bounded import Tally
 from gptnt.errors import ConfigError
 from gptnt.records import (
     EPISODES,
@@ -151,6 +152,9 @@ class Run:
     dir: Path
     episodes: tuple[RecordedEpisode, ...]
     info: RunInfo | None = None  # the run's run.json (suite runs): plan, budget cap
+    unreadable: tuple[str, ...] = ()
+    """One line per record file with items that could not be read and were skipped
+    (``2 lines unreadable in …``); every table is still made from the rest."""
 
     @property
     def capped(self) -> str | None:
@@ -172,8 +176,9 @@ def load_run(run_dir: Path) -> Run:
         raise ConfigError(
             f"RUN_DIR {run_dir}: no ledger.jsonl or episodes/ here; pass a run directory"
         )
-    entries = list(ledger.entries())
-    latest = ledger.latest()
+    tally = Tally()
+    entries = list(ledger.entries(tally=tally))
+    latest = {e.episode_key: e for e in entries}
     counted: dict[str, tuple[Path, int, EpisodeStatus]] = {
         # An interrupted attempt ended before its outcome, as a killed run's would: incomplete.
         key: (
@@ -192,10 +197,11 @@ def load_run(run_dir: Path) -> Run:
                 counted[key] = (folder, int(attempt), "incomplete")
     episodes = [
         _episode(run_dir.name, key, folder, attempt, status,
-                 sum(1 for e in entries if e.episode_key == key))
+                 sum(1 for e in entries if e.episode_key == key), tally)
         for key, (folder, attempt, status) in sorted(counted.items())
     ]  # fmt: skip
-    return Run(run_dir.name, run_dir, tuple(episodes), read_run_info(run_dir))
+    return Run(run_dir.name, run_dir, tuple(episodes), read_run_info(run_dir),
+               tuple(tally.lines()))  # fmt: skip
 
 
 def load_runs(run_dirs: Sequence[Path]) -> list[Run]:
@@ -209,13 +215,19 @@ def load_runs(run_dirs: Sequence[Path]) -> list[Run]:
 
 
 def _episode(
-    run: str, key: str, folder: Path, attempt: int, status: EpisodeStatus, attempts: int
+    run: str,
+    key: str,
+    folder: Path,
+    attempt: int,
+    status: EpisodeStatus,
+    attempts: int,
+    tally: Tally,
 ) -> RecordedEpisode:
     started = None
     ended = None
     turns: list[TurnEvent] = []
     steps: list[GameStep] = []
-    for event in read_events(folder):
+    for event in read_events(folder, tally=tally):
         if isinstance(event, EpisodeStarted):
             if event.schema_version not in READABLE_VERSIONS:
                 raise ConfigError(
@@ -229,6 +241,6 @@ def _episode(
             steps.append(event)
         else:
             ended = event
-    summary = read_summary(folder)
+    summary = read_summary(folder, tally=tally)
     return RecordedEpisode(run, folder, key, attempt, max(attempts, 1), status, started, summary,
                    tuple(turns), tuple(steps), ended)  # fmt: skip

@@ -164,7 +164,7 @@ def write_episode_page(episode: RecordedEpisode, page: Path, report_href: str) -
         f"{escape(episode.defuser)}, Expert {escape(episode.expert)}; {escape(outcome)}; "
         f"status {escape(episode.status)}, attempt {episode.attempt}; run {escape(episode.run)}"
     )
-    payload = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
+    payload = embed_json(data)
     page.write_text(
         _PAGE.format(title=escape(f"Episode {episode.episode_id}"), about=about,
                      items="".join(items), turn_count=len(turns), data=payload,
@@ -172,6 +172,18 @@ def write_episode_page(episode: RecordedEpisode, page: Path, report_href: str) -
         encoding="utf-8",
     )  # fmt: skip
     return len(turns)
+
+
+_UNSAFE_IN_SCRIPT = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
+                                   "\u2028": "\\u2028", "\u2029": "\\u2029"})  # fmt: skip
+
+
+def embed_json(value: object) -> str:
+    """``value`` as JSON that can sit inside ``<script type="application/json">``: no ``<`` is
+    left, so no text a model wrote (``</script>``, ``<!--<script>``) can end or swallow the
+    element; JSON reads ``\\u003c`` back as ``<``."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text.translate(_UNSAFE_IN_SCRIPT)
 
 
 def _action_text(t: TurnEvent) -> str:

@@ -7,7 +7,9 @@ tables as Parquet or CSV. Both read only the run directories' records (``gptnt.a
 
 Exit codes (``gptnt.cli.ExitCode``): 0 written; 2 a bad argument or usage (one line naming
 it and the fix). An episode the ledger names without its records (a worker on another host
-whose records never arrived) is warned of, one line each.
+whose records never arrived) is warned of, one line each, and so is every record file with
+lines that could not be read (``2 lines unreadable in …``): they are skipped, and every table
+is still written from the rest.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ if TYPE_CHECKING:
 
     from gptnt.analysis import Run, Table
 
-__all__ = ["refuse_inside", "register", "run_tables", "warn_missing", "wilson"]
+__all__ = ["refuse_inside", "register", "run_tables", "unreadable", "warn_missing", "wilson"]
 
 RunDirs = Annotated[
     list[Path], typer.Argument(help="Run directories (each has ledger.jsonl and episodes/).")
@@ -93,6 +95,8 @@ def report(
     for run_dir in run_dirs:
         warn_missing(run_dir, console)
     runs = load_runs(run_dirs)
+    for line in unreadable(runs):
+        console.print(f"[yellow]warning:[/yellow] {line}", highlight=False, soft_wrap=True)
     for run in runs:
         if run.capped:
             console.print(f"[bold yellow]{run.capped}[/bold yellow]", highlight=False)
@@ -128,9 +132,17 @@ def export(
             ) from None
     runs = load_runs(run_dirs)
     refuse_inside(out, run_dirs)
+    for line in unreadable(runs):
+        typer.echo(f"warning: {line}", err=True)
     written = export(runs, out, fmt)  # type: ignore[arg-type]
     for name, path in written.items():
         typer.echo(f"{name}: {path}")
+
+
+def unreadable(runs: list[Run]) -> list[str]:
+    """One line per record file whose unreadable items were skipped (``2 lines unreadable in
+    …``): the tables are made from everything else."""
+    return [line for run in runs for line in run.unreadable]
 
 
 def refuse_inside(out: Path, run_dirs: list[Path]) -> None:

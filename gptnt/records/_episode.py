@@ -6,7 +6,8 @@
     <episode>/frames/<sha256>.png   every image once, named by the hash of its bytes
     <episode>/summary.json   written last, atomically (temp file + rename)
 
-A crash loses at most the line being written; a reader skips a torn last line.
+A crash loses at most the line being written; a reader skips a torn last line. Every read goes
+through ``gptnt.bounded``: a bad line is skipped and counted, never fatal to the episode.
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import TypeAdapter
 
+from gptnt.bounded import Tally, read_json, read_jsonl
+from gptnt.errors import UnreadableError
 from gptnt.records._schema import Event, Summary
 
 _EVENT = TypeAdapter(Event)
@@ -95,33 +98,31 @@ class EpisodeWriter:
             self._events.close()
 
 
-def read_events(episode_dir: Path) -> Iterator[Event]:
-    """The events of an episode in order; a torn (partially written) last line is skipped.
+def read_events(episode_dir: Path, *, tally: Tally | None = None) -> Iterator[Event]:
+    """The events of an episode in order. A line that cannot be read (torn, bad UTF-8, not an
+    event, over ``MAX_LINE_BYTES``) is skipped and counted in ``tally``; a torn last line, the
+    one in flight when the writer died, is skipped silently.
 
     Version 1 lines carry no ``episode_id`` except the first: it is filled in from the
     directory name, which is what the writer stamps.
     """
-    path = episode_dir / EVENTS
-    if not path.exists():
-        return
-    lines = path.read_text(encoding="utf-8").splitlines()
-    for number, line in enumerate(lines):
-        if not line.strip():
-            continue
-        try:
-            event = _EVENT.validate_json(line)
-        except ValidationError:
-            if number == len(lines) - 1:
-                return  # the line in flight when the writer died
-            raise
+    for event in read_jsonl(
+        episode_dir / EVENTS, _EVENT.validate_json, tally=Tally() if tally is None else tally
+    ):
         if not event.episode_id:
             event = event.model_copy(update={"episode_id": episode_dir.name})
         yield event
 
 
-def read_summary(episode_dir: Path) -> Summary | None:
-    """The summary, or ``None`` if the episode never finished."""
+def read_summary(episode_dir: Path, *, tally: Tally | None = None) -> Summary | None:
+    """The summary, or ``None`` if the episode never finished or its summary cannot be read
+    (truncated, empty, not a summary: counted in ``tally``), so that it is played again."""
     path = episode_dir / SUMMARY
     if not path.exists():
         return None
-    return Summary.model_validate_json(path.read_bytes())
+    try:
+        return read_json(path, Summary.model_validate_json)
+    except UnreadableError as err:
+        if tally is not None:
+            tally.skip(path, str(err).removeprefix(f"{path}: "), what="file")
+        return None

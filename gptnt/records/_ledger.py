@@ -14,9 +14,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
-from gptnt.records._episode import read_summary
+from gptnt.bounded import Tally, read_jsonl
+from gptnt.records._episode import SUMMARY, read_summary
 from gptnt.records._schema import SCHEMA_VERSION, EpisodeOutcome
 
 LEDGER = "ledger.jsonl"
@@ -65,14 +66,12 @@ class Ledger:
         finally:
             os.close(fd)
 
-    def entries(self) -> Iterator[LedgerEntry]:
-        if not self.path.exists():
-            return
-        for line in self.path.read_text(encoding="utf-8").splitlines():
-            try:
-                yield LedgerEntry.model_validate_json(line)
-            except ValidationError:
-                continue  # a torn line from a killed writer; the summaries still hold the truth
+    def entries(self, *, tally: Tally | None = None) -> Iterator[LedgerEntry]:
+        """Every readable line; one that is not (a torn line from a killed writer, bad bytes) is
+        skipped and counted in ``tally``: the summaries still hold the truth."""
+        yield from read_jsonl(
+            self.path, LedgerEntry.model_validate_json, tally=Tally() if tally is None else tally
+        )
 
     def latest(self) -> dict[str, LedgerEntry]:
         """The last entry per episode key."""
@@ -82,15 +81,21 @@ class Ledger:
         return latest
 
     def done(self) -> set[str]:
-        """Keys that need no more work: finished or parked."""
-        return {k for k, e in self.latest().items() if e.status in ("finished", "parked")}
+        """Keys that need no more work: parked, or finished with a summary that reads (one that
+        is truncated or empty is played again)."""
+        return {
+            k for k, e in self.latest().items()
+            if e.status == "parked"
+            or (e.status == "finished" and read_summary(self.run_dir / e.episode_dir) is not None)
+        }  # fmt: skip
 
     def missing(self) -> list[LedgerEntry]:
         """Latest entries whose episode has no summary in this run directory (records made on
-        another host that never arrived, or were deleted): the report warns of each."""
+        another host that never arrived, or were deleted): the report warns of each. A summary
+        that is there but unreadable is named by the reader's tally instead."""
         return [
             e for e in self.latest().values()
-            if e.status != "interrupted" and read_summary(self.run_dir / e.episode_dir) is None
+            if e.status != "interrupted" and not (self.run_dir / e.episode_dir / SUMMARY).exists()
         ]  # fmt: skip
 
     def spent(self) -> float:

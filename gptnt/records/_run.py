@@ -5,11 +5,12 @@ reads it to say that a run was capped (and so is missing episodes on purpose).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
+from gptnt.bounded import read_json
+from gptnt.errors import UnreadableError
 from gptnt.records._episode import write_atomic
 from gptnt.records._schema import SCHEMA_VERSION
 
@@ -36,8 +37,12 @@ def write_run_info(run_dir: Path, info: RunInfo) -> None:
 
 
 def read_run_info(run_dir: Path) -> RunInfo | None:
+    """The run's record, or ``None`` when there is none or it cannot be read (it is rewritten
+    as the run goes)."""
     path = run_dir / RUN_FILE
+    if not path.exists():
+        return None
     try:
-        return RunInfo.model_validate(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError, ValidationError):
+        return read_json(path, RunInfo.model_validate_json)
+    except UnreadableError:
         return None

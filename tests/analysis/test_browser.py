@@ -5,14 +5,17 @@ absent; CI installs both (``.ci/run``, the ``test`` extra)."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from gptnt.analysis import ANALYSES, load_run
 from gptnt.analysis.browser import chromium_path
+from gptnt.cli import app
 
 pytest.importorskip("playwright.sync_api")
 if chromium_path() is None:
@@ -69,3 +72,44 @@ def test_one_command_makes_both_screenshots(report_dir: Path, tmp_path: Path) ->
     for name in ("report.png", "episode.png"):
         data = (tmp_path / name).read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
+
+
+PAYLOADS = ("<!--<script>", "</script>", "<!--", "\u2028 and \u2029", "</script><script>x=1",
+            "a & b > c < d")  # fmt: skip
+
+
+def test_script_like_model_text_cannot_break_the_viewer(run_dir: Path, tmp_path: Path) -> None:
+    """Text a model wrote is data: with ``<!--<script>`` in its output the HTML parser would
+    swallow the embedded turns (a dead page) were ``<`` left in them."""
+    from gptnt.records import TurnEvent, read_events
+
+    run = tmp_path / run_dir.name
+    shutil.copytree(run_dir, run)
+    episode = next(p for p in (run / "episodes").iterdir() if "fake-defuser" in p.name)
+    events = list(read_events(episode))
+    hostile = []
+    for i, event in enumerate(events):
+        if isinstance(event, TurnEvent):
+            text = PAYLOADS[i % len(PAYLOADS)]
+            event = event.model_copy(update={"raw_output": f"{text} {event.raw_output}",
+                                             "received": [*event.received, text]})  # fmt: skip
+        hostile.append(event)
+    (episode / "events.jsonl").write_text("".join(e.model_dump_json() + "\n" for e in hostile))
+    turns = sorted((e for e in hostile if isinstance(e, TurnEvent)),
+                   key=lambda t: (t.started_at, t.role != "defuser"))  # fmt: skip
+    out = tmp_path / "report"
+    done = CliRunner().invoke(app, ["report", str(run), "--out", str(out)])
+    assert done.exit_code == 0, done.output
+    page = out / "episodes" / run.name / f"{episode.name}.html"
+    with browser() as context:
+        viewer = visit(context, page)
+        v = viewer.page
+        assert v.locator("#timeline li").count() == len(turns)
+        for i, turn in enumerate(turns):
+            if i:
+                v.keyboard.press("ArrowDown")
+            assert v.locator("#turn").get_attribute("data-index") == str(i)
+            shown = v.locator("#turn pre").nth(1).text_content()
+            assert shown == turn.raw_output  # the payload arrives as text, whole
+        assert v.evaluate("() => typeof x") == "undefined"  # nothing of it ran
+        assert viewer.errors == []

@@ -1,0 +1,330 @@
+"""Bounded reading of every byte that comes from outside: the one reader per kind.
+
+Records (JSON lines and JSON files), suites, missions and configs (YAML and JSON), recordings
+(zip members) and messages pushed by a partner all come from a file or a socket that someone
+else wrote. Each reader here caps what it reads before it reads it and turns every way the
+bytes can be wrong (too big, torn, not UTF-8, not JSON or YAML, of the wrong shape, a YAML
+alias bomb, a compression method we do not read, corrupt deflate data) into either
+
+- ``UnreadableError`` naming the source and what is wrong, on one line (a file read whole: a
+  config, a mission, a recording), or
+- a skipped item counted in a ``Tally`` (a line of a JSON-lines file, a message in an inbox):
+  the rest is still read, and the caller says ``2 lines unreadable in …``.
+
+This module depends on nothing of ours but ``gptnt.errors``, so every layer may use it.
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+import zlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any, TypeVar
+
+import yaml
+from pydantic import ValidationError
+
+from gptnt.errors import UnreadableError, first_problem
+
+T = TypeVar("T")
+
+MAX_LINE_BYTES = 16 * 1024 * 1024
+"""A JSON line longer than this is skipped unread (a turn's record is well under 1 MB)."""
+MAX_JSON_BYTES = 16 * 1024 * 1024
+"""A JSON file (a summary, a run's record, a mission) larger than this is refused unread."""
+MAX_YAML_BYTES = 1024 * 1024
+"""A YAML file (a suite, a player or layered config, a price table) larger than this is
+refused unread."""
+MAX_YAML_NODES = 100_000
+"""Nodes a YAML document may hold once its aliases are expanded (a 410-byte alias bomb expands
+to billions)."""
+MAX_MEMBER_BYTES = 64 * 1024 * 1024
+"""A zip member (a recorded response body) larger than this, uncompressed, is refused unread."""
+ZIP_METHODS = {zipfile.ZIP_STORED: "stored", zipfile.ZIP_DEFLATED: "deflate"}
+"""The compression methods a recording may use."""
+
+_CHUNK = 1024 * 1024
+
+
+def _mib(size: int) -> str:
+    return f"{size / (1024 * 1024):g} MiB"
+
+
+# ----------------------------------------------------------------------------- tally
+
+
+@dataclass
+class Skipped:
+    """The items of one source that were skipped: how many, and the first one's reason."""
+
+    source: str
+    what: str = "line"
+    """``line`` (items of a file) or ``file`` (a file read whole)."""
+    count: int = 0
+    first: str = ""
+
+    def line(self) -> str:
+        if self.what == "file":
+            return f"{self.source} unreadable ({self.first}); skipped"
+        noun = self.what if self.count == 1 else f"{self.what}s"
+        return f"{self.count} {noun} unreadable in {self.source} ({self.first})"
+
+
+@dataclass
+class Tally:
+    """Items skipped while reading, per source; ``lines()`` says so, one line per source."""
+
+    sources: dict[str, Skipped] = field(default_factory=dict)
+
+    def skip(self, source: str | Path, why: str, *, what: str = "line") -> None:
+        entry = self.sources.setdefault(str(source), Skipped(str(source), what))
+        entry.count += 1
+        if not entry.first:
+            entry.first = why
+
+    @property
+    def total(self) -> int:
+        return sum(s.count for s in self.sources.values())
+
+    def lines(self) -> list[str]:
+        return [s.line() for s in self.sources.values()]
+
+
+# ----------------------------------------------------------------------------- bytes
+
+
+def read_bytes(path: Path, *, limit: int, what: str = "file") -> bytes:
+    """The whole file, refused unread when larger than ``limit``; ``UnreadableError`` names it."""
+    try:
+        with open(path, "rb") as source:
+            data = source.read(limit + 1)
+    except OSError as err:
+        raise UnreadableError(f"{path}: cannot read the {what}: {err.strerror}") from None
+    if len(data) > limit:
+        raise UnreadableError(f"{path}: larger than {_mib(limit)}; not a {what} gptnt reads")
+    return data
+
+
+def read_text(path: Path, *, limit: int, what: str = "file") -> str:
+    data = read_bytes(path, limit=limit, what=what)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise UnreadableError(
+            f"{path}: not UTF-8 text (byte {err.start}); fix the {what}"
+        ) from None
+
+
+def _validated(parse: Callable[[bytes], T], data: bytes, where: str) -> T:
+    """``parse`` (a pydantic ``validate_json`` or ``json.loads``) with its errors as one line."""
+    try:
+        return parse(data)
+    except ValidationError as err:
+        raise UnreadableError(f"{where}: {_json_problem(err)}") from None
+    except (ValueError, RecursionError) as err:  # json.loads: JSONDecodeError, bad UTF-8
+        raise UnreadableError(f"{where}: not JSON ({_first_line(str(err))})") from None
+
+
+def _json_problem(err: ValidationError) -> str:
+    first = err.errors()[0]
+    if first["type"] == "json_invalid":
+        return f"not JSON ({_first_line(str(first['msg']).removeprefix('Invalid JSON: '))})"
+    return first_problem(err, whole="value")
+
+
+def _first_line(text: str, width: int = 200) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else "empty"
+    return line if len(line) <= width else line[:width] + "…"
+
+
+def read_json(path: Path, parse: Callable[[bytes], T], *, limit: int = MAX_JSON_BYTES) -> T:
+    """One JSON file read whole (at most ``limit`` bytes) and parsed by ``parse``."""
+    return _validated(parse, read_bytes(path, limit=limit, what="JSON file"), str(path))
+
+
+def parse_json(data: bytes | str, parse: Callable[[bytes], T], *, where: str) -> T:
+    """One JSON value from a socket (a message, a stream entry), capped like a line."""
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    if len(raw) > MAX_LINE_BYTES:
+        raise UnreadableError(f"{where}: larger than {_mib(MAX_LINE_BYTES)}")
+    return _validated(parse, raw, where)
+
+
+# ----------------------------------------------------------------------------- JSON lines
+
+
+def _lines(source: IO[bytes], limit: int) -> Iterator[tuple[bytes | None, bool]]:
+    """Each line without its newline (``None`` for one longer than ``limit``, which is skipped
+    without being held), and whether it ended with a newline."""
+    while True:
+        line = source.readline(limit + 1)
+        if not line:
+            return
+        if len(line) > limit and not line.endswith(b"\n"):
+            ended = False
+            while chunk := source.readline(_CHUNK):
+                if chunk.endswith(b"\n"):
+                    ended = True
+                    break
+            yield None, ended
+            continue
+        ended = line.endswith(b"\n")
+        yield (line[:-1] if ended else line), ended
+
+
+def read_jsonl(
+    path: Path, parse: Callable[[bytes], T], *, tally: Tally, limit: int = MAX_LINE_BYTES
+) -> Iterator[T]:
+    """The parsed lines of a JSON-lines file; a line that is too long, not UTF-8, not JSON or
+    not of its type is skipped and counted in ``tally``. A last line without its newline that
+    does not parse is the line in flight when a writer died: skipped, not counted."""
+    try:
+        source = open(path, "rb")  # noqa: SIM115 (closed below; a generator holds it)
+    except FileNotFoundError:
+        return
+    except OSError as err:
+        tally.skip(path, f"cannot read: {err.strerror}")
+        return
+    with source:
+        for number, (line, ended) in enumerate(_lines(source, limit), start=1):
+            if line is None:
+                tally.skip(path, f"line {number}: longer than {_mib(limit)}")
+                continue
+            if not line.strip():
+                continue
+            try:
+                yield _validated(parse, line, f"line {number}")
+            except UnreadableError as err:
+                if not ended:
+                    return  # torn: the writer died while writing it
+                tally.skip(path, str(err))
+
+
+# ----------------------------------------------------------------------------- YAML
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """PyYAML's safe loader that refuses a document whose aliases expand past
+    ``MAX_YAML_NODES`` nodes, before constructing it."""
+
+    def construct_document(self, node: yaml.Node) -> Any:
+        _check_expansion(node)
+        return super().construct_document(node)
+
+
+def _check_expansion(root: yaml.Node) -> None:
+    """Count the nodes ``root`` expands to (each alias counts its whole target again), without
+    expanding: the size of a node is memoised by identity."""
+    sizes: dict[int, int] = {}
+    on_path: set[int] = set()
+
+    def size(node: yaml.Node) -> int:
+        key = id(node)
+        if key in sizes:
+            return sizes[key]
+        if key in on_path:  # a recursive alias: infinite when expanded
+            raise UnreadableError("an alias refers to a node that contains it")
+        on_path.add(key)
+        total = 1
+        if isinstance(node, yaml.SequenceNode):
+            total += sum(size(child) for child in node.value)
+        elif isinstance(node, yaml.MappingNode):
+            total += sum(size(k) + size(v) for k, v in node.value)
+        on_path.discard(key)
+        sizes[key] = total
+        if total > MAX_YAML_NODES:
+            raise UnreadableError(
+                f"its aliases expand to more than {MAX_YAML_NODES:,} values; write the values out"
+            )
+        return total
+
+    size(root)
+
+
+def _yaml_problem(err: yaml.YAMLError) -> str:
+    """PyYAML's several-line message as one line: where, and what."""
+    mark = getattr(err, "problem_mark", None)
+    problem = getattr(err, "problem", None) or _first_line(str(err))
+    if "could not determine a constructor for the tag" in problem:
+        tag = problem.rsplit("tag", 1)[-1].strip(" '")
+        problem = f"tag {tag} is not allowed (plain YAML only: no language-specific tags)"
+    where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+    return _first_line(f"{where}{problem}")
+
+
+def load_yaml(text: str, *, where: str) -> Any:
+    """One YAML document as plain data (safe tags only, aliases bounded); ``UnreadableError``
+    naming ``where`` (the file, as the user should see it) on one line."""
+    try:
+        return yaml.load(text, Loader=_BoundedLoader)
+    except UnreadableError as err:
+        raise UnreadableError(f"{where}: not valid YAML ({err})") from None
+    except yaml.YAMLError as err:
+        raise UnreadableError(
+            f"{where}: not valid YAML ({_yaml_problem(err)}); fix the file's syntax"
+        ) from None
+    except RecursionError:
+        raise UnreadableError(f"{where}: not valid YAML (nested too deeply)") from None
+
+
+def read_yaml(path: Path, *, where: str | None = None, limit: int = MAX_YAML_BYTES) -> Any:
+    """A YAML file (at most ``limit`` bytes, UTF-8) as plain data; see ``load_yaml``."""
+    label = where or str(path)
+    try:
+        text = read_text(path, limit=limit, what="YAML file")
+    except UnreadableError as err:
+        raise UnreadableError(f"{label}{str(err).removeprefix(str(path))}") from None
+    return load_yaml(text, where=label)
+
+
+def read_json_or_yaml(path: Path, *, where: str | None = None) -> Any:
+    """A ``.json`` file as JSON, anything else as YAML (JSON is YAML, but its errors read better
+    as JSON's)."""
+    if path.suffix == ".json":
+        return read_json(path, json.loads)
+    return read_yaml(path, where=where)
+
+
+# ----------------------------------------------------------------------------- zip
+
+
+def zip_member(archive: zipfile.ZipFile, name: str, *, where: str,
+               limit: int = MAX_MEMBER_BYTES) -> bytes:  # fmt: skip
+    """One member of a zip, its method and declared size checked before a byte is inflated,
+    and never more than ``limit`` bytes inflated whatever the header says."""
+    try:
+        info = archive.getinfo(name)
+    except KeyError:
+        raise UnreadableError(f"{where}: no member {name!r}") from None
+    if info.compress_type not in ZIP_METHODS:
+        raise UnreadableError(
+            f"{where}: member {name!r} uses compression method {info.compress_type}; "
+            f"only {' and '.join(ZIP_METHODS.values())} are read"
+        )
+    if info.file_size > limit:
+        raise UnreadableError(
+            f"{where}: member {name!r} is {_mib(info.file_size)} uncompressed, over the "
+            f"{_mib(limit)} a member may hold"
+        )
+    try:
+        with archive.open(info) as member:
+            data = member.read(limit + 1)
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError) as err:
+        raise UnreadableError(
+            f"{where}: member {name!r} is corrupt ({_first_line(str(err))})"
+        ) from None
+    if len(data) > limit:
+        raise UnreadableError(f"{where}: member {name!r} inflates past {_mib(limit)}")
+    return data
+
+
+def open_zip(path: Path, *, where: str) -> zipfile.ZipFile:
+    try:
+        return zipfile.ZipFile(path)
+    except FileNotFoundError:
+        raise
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as err:
+        raise UnreadableError(f"{where}: not a zip file ({_first_line(str(err))})") from None
