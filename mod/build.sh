@@ -40,7 +40,9 @@ else
 fi
 
 "${MCS[@]}" -r:System.dll -out:$OUT/gptnt-mod-host.exe src/Protocol/*.cs src/Fake/*.cs src/Host/*.cs
-"${MCS[@]}" -r:System.dll -out:$OUT/gptnt-mod-tests.exe src/Protocol/*.cs src/Fake/*.cs tests/*.cs
+# The tests also hold the state readers (plain reflection, no Unity) to fakes of the game's types.
+"${MCS[@]}" -r:System.dll -out:$OUT/gptnt-mod-tests.exe src/Protocol/*.cs src/Fake/*.cs \
+    src/Unity/Reflect.cs src/Unity/ModuleReaders.cs src/Unity/Edgework.cs tests/*.cs
 echo "built: $OUT/gptnt-mod-host.exe $OUT/gptnt-mod-tests.exe $OUT/GptntMod.dll"
 
 if [[ "${1:-}" == "--test" ]]; then

@@ -80,14 +80,37 @@ public class BombComponent : MonoBehaviour
 public class Bomb : MonoBehaviour
 {
     public List<BombComponent> BombComponents;
+    /// <summary>Faces[0] is the front, Faces[1] the rear; each holds its six module anchors.</summary>
+    public List<BombFace> Faces;
+    public WidgetManager WidgetManager;
+    public StrikeIndicator StrikeIndicator;
     public int NumStrikes;
     public int NumStrikesToLose;
     public TimerComponent GetTimer() { throw GameStub.Never(); }
     public void Detonate() { throw GameStub.Never(); }
 }
 
+public class BombFace : MonoBehaviour
+{
+    public List<Transform> Anchors;
+}
+
 /// <summary>Base of the edgework widgets (serial number, batteries, indicators, ports).</summary>
 public class Widget : MonoBehaviour { }
+
+public class WidgetManager : MonoBehaviour
+{
+    public List<Widget> GetWidgets() { throw GameStub.Never(); }
+}
+
+/// <summary>The timer's strike lights; it blinks them while a strike is shown.</summary>
+public class StrikeIndicator : MonoBehaviour
+{
+    public Color RedColour;
+}
+
+/// <summary>Base of the game's own input handlers (mouse, gamepad, VR).</summary>
+public class AbstractControls : MonoBehaviour { }
 
 public class SceneManager : MonoBehaviour
 {

@@ -40,8 +40,11 @@ public class KMBombInfo : MonoBehaviour
 
 public class KMGameCommands : MonoBehaviour
 {
+    public KMBomb CreateBomb(string missionId, KMGeneratorSetting generatorSettings, GameObject spawnTarget, string seed) { throw KMStub.Never(); }
     public void StartMission(KMMission mission, string seed) { throw KMStub.Never(); }
 }
+
+public class KMBomb : MonoBehaviour { }
 
 public class KMMission : ScriptableObject
 {

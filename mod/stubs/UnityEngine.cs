@@ -34,6 +34,8 @@ namespace UnityEngine
     public class MonoBehaviour : Behaviour
     {
         public Coroutine StartCoroutine(IEnumerator routine) { throw Stub.Never(); }
+        public Coroutine StartCoroutine(string methodName, object value) { throw Stub.Never(); }
+        public void StopAllCoroutines() { throw Stub.Never(); }
     }
 
     public sealed class Coroutine { }
@@ -52,6 +54,13 @@ namespace UnityEngine
         public T GetComponent<T>() { throw Stub.Never(); }
         public T AddComponent<T>() where T : Component { throw Stub.Never(); }
         public T[] GetComponentsInChildren<T>(bool includeInactive) { throw Stub.Never(); }
+        public T[] GetComponentsInChildren<T>() { throw Stub.Never(); }
+        public void SetActive(bool value) { throw Stub.Never(); }
+    }
+
+    public static class Resources
+    {
+        public static T[] FindObjectsOfTypeAll<T>() where T : Object { throw Stub.Never(); }
     }
 
     public class Transform : Component, IEnumerable
@@ -72,6 +81,7 @@ namespace UnityEngine
         public float x, y, z;
         public Vector3(float x, float y, float z) { this.x = x; this.y = y; this.z = z; }
         public static float Angle(Vector3 from, Vector3 to) { throw Stub.Never(); }
+        public static float Distance(Vector3 a, Vector3 b) { throw Stub.Never(); }
     }
 
     public struct Quaternion

@@ -74,7 +74,7 @@ namespace Gptnt.Mod.Tests
         }
     }
 
-    public static class Cases
+    public static partial class Cases
     {
         static NameValueCollection Mission()
         {

@@ -5,8 +5,8 @@
 //        KMFramework or UnityEngine* referenced by the IL (UnityEngine's modules are one "UnityEngine")
 //   type <assembly> <type>                                        a type of those assemblies referenced
 //   str  <literal>                                                a string literal in any method body
-//   reflect <literal> <method>                                    a literal passed to a method of a type
-//        named Reflect (our adapter's reflection helper), with the helper method's name
+//   reflect <method> <literal>...                                 a call of a method of a type named
+//        Reflect (our adapter's declaration of a member read by name) with its literal arguments
 // Usage: mono api-refs.exe <assembly.dll>      exit 2 on a missing or unreadable file
 using System;
 using System.Collections.Generic;
@@ -103,8 +103,8 @@ static class ApiRefs
                     else if (instruction.OpCode == OpCodes.Call || instruction.OpCode == OpCodes.Callvirt || instruction.OpCode == OpCodes.Newobj)
                     {
                         var callee = (MethodReference)instruction.Operand;
-                        if (callee.DeclaringType.Name == "Reflect")
-                            foreach (string literal in pending) lines.Add("reflect\t" + Clean(literal) + "\t" + callee.Name);
+                        if (callee.DeclaringType.Name == "Reflect" && pending.Count > 0)
+                            lines.Add("reflect\t" + callee.Name + "\t" + string.Join("\t", pending.Select(Clean).ToArray()));
                         pending.Clear();
                     }
                 }

@@ -177,3 +177,61 @@ def test_every_game_member_we_use_has_gptnts_kind_and_signature(listings) -> Non
         "docs/mod.md lists other unconfirmed members than the IL shows:\n"
         + "\n".join(unconfirmed + [f"type {t}" for t in types])
     )
+
+
+def _evidence_for(owner: str, name: str) -> bool:
+    """A ``Reflect.*("owner", "name")`` declaration in mod/src/Unity whose comment just above
+    starts with ``// evidence:``."""
+    needle = f'"{owner}", "{name}")'
+    for path in sorted((REPO / "mod" / "src" / "Unity").glob("*.cs")):
+        lines = path.read_text().splitlines()
+        for number, line in enumerate(lines):
+            if needle not in line:
+                continue
+            above = number - 1
+            while above >= 0 and lines[above].strip().startswith("//"):
+                if lines[above].strip().startswith("// evidence:"):
+                    return True
+                above -= 1
+    return False
+
+
+def reflected_verdicts(ours: Listing, theirs: Listing) -> dict[str, str]:
+    """Each member our adapter reads by name → how it is confirmed: ``member`` (GPTNT's IL
+    references it with that kind), ``string`` (GPTNT looks the name up by reflection too),
+    ``evidence`` (a comment names other evidence) or ``unconfirmed``."""
+    kinds = {"Field": ("field", ""), "Property": ("method", "get_"), "Method": ("method", "")}
+    referenced = {(r.owner, r.member, r.kind) for r in theirs.refs}
+    verdicts = {}
+    for call in ours.reflected:
+        method, owner, name = call
+        kind, prefix = kinds[method]
+        cecil_owner = owner.replace("+", "/")
+        setter = (cecil_owner, "set_" + name, kind) if prefix else None
+        if (cecil_owner, prefix + name, kind) in referenced or setter in referenced:
+            verdicts[f"{owner}.{name}"] = "member"
+        elif name in theirs.strings:
+            verdicts[f"{owner}.{name}"] = "string"
+        elif _evidence_for(owner, name):
+            verdicts[f"{owner}.{name}"] = "evidence"
+        else:
+            verdicts[f"{owner}.{name}"] = "unconfirmed"
+    return verdicts
+
+
+def test_every_name_we_read_by_reflection_is_confirmed_or_justified(listings) -> None:
+    theirs, ours = listings
+    verdicts = reflected_verdicts(ours, theirs)
+    assert len(verdicts) > 40, verdicts  # the state readers' members are all seen
+    assert {"WireSetComponent.wires", "SnippableWire.GetColor", "PortWidget.presentPorts"} <= set(
+        verdicts
+    )
+    unconfirmed = sorted(name for name, verdict in verdicts.items() if verdict == "unconfirmed")
+    assert unconfirmed == [], (
+        "read by name, but neither in GPTNT's mod nor justified:\n" + "\n".join(unconfirmed)
+    )
+
+
+def test_evidence_is_a_comment_right_above_the_declaration() -> None:
+    assert _evidence_for("BombComponent", "HandlePass")  # commented in UnityGame.Members
+    assert not _evidence_for("WireSetComponent", "wires")  # confirmed by GPTNT's IL instead

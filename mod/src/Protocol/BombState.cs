@@ -69,6 +69,8 @@ namespace Gptnt.Mod.Protocol
     public abstract class WidgetState
     {
         public string Position = "top";
+        /// <summary>Protocol fields the adapter could not read from the game (sent as "unreadFields").</summary>
+        public List<string> Unread = new List<string>();
         public abstract string Name { get; }
         protected abstract void WriteFields(JsonWriter json);
 
@@ -76,6 +78,7 @@ namespace Gptnt.Mod.Protocol
         {
             json.BeginObject();
             WriteFields(json);
+            if (Unread.Count > 0) json.StringArray("unreadFields", Unread);
             json.Field("position", Position).Field("name", Name).EndObject();
         }
     }
@@ -132,6 +135,8 @@ namespace Gptnt.Mod.Protocol
         public int Index;
         public bool IsSolved;
         public bool InFocus;
+        /// <summary>Protocol fields the adapter could not read from the game (sent as "unreadFields").</summary>
+        public List<string> Unread = new List<string>();
         /// <summary>The protocol's module name (KTANE's ComponentTypeEnum name).</summary>
         public abstract string Name { get; }
         /// <summary>Memory, Who's on First and Wire Sequence: buttons still animating in.</summary>
@@ -142,6 +147,7 @@ namespace Gptnt.Mod.Protocol
         {
             json.BeginObject();
             WriteFields(json);
+            if (Unread.Count > 0) json.StringArray("unreadFields", Unread);
             json.Field("isSolved", IsSolved)
                 .Field("inFocus", InFocus)
                 .Field("onFront", OnFront)

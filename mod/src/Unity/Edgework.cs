@@ -1,74 +1,69 @@
-using System.Collections.Generic;
 using Gptnt.Mod.Protocol;
-using UnityEngine;
 
 namespace Gptnt.Mod.Unity
 {
     /// <summary>
-    /// The bomb's widgets (docs/protocol.md §7.2): kind from the widget's class, content from its
-    /// fields (serialString, batteryType, presentPorts, …), and the side of the case from where
-    /// the widget sits in the bomb's frame.
+    /// The bomb's widgets (docs/protocol.md §7.2), as the game holds them: the kind from the
+    /// widget's class, the content from its members, and the side of the case from the name of the
+    /// widget's parent (the case's widget areas are named TopFaces, BottomFaces, LeftFaces,
+    /// RightFaces). The adapter lists them with Bomb.WidgetManager.GetWidgets().
     /// </summary>
     public static class Edgework
     {
-        static readonly Dictionary<string, string> PortNames = new Dictionary<string, string>
+        public static class Widgets
         {
-            { "DVI", "DVI-D" }, { "Parallel", "Parallel" }, { "PS2", "PS/2" }, { "RJ45", "RJ-45" },
-            { "Serial", "Serial" }, { "StereoRCA", "Stereo RCA" },
-        };
-
-        public static List<WidgetState> Read(Bomb bomb)
-        {
-            var widgets = new List<WidgetState>();
-            foreach (Widget widget in bomb.GetComponentsInChildren<Widget>(false))
-            {
-                WidgetState state = Describe(widget);
-                if (state == null) continue;
-                state.Position = Side(bomb, widget);
-                widgets.Add(state);
-            }
-            return widgets;
+            public static readonly GameMember Serial = Reflect.Field("SerialNumber", "serialString");
+            public static readonly GameMember Battery = Reflect.Field("BatteryWidget", "batteryType");
+            public static readonly GameMember Label = Reflect.Property("IndicatorWidget", "Label");
+            public static readonly GameMember On = Reflect.Property("IndicatorWidget", "On");
+            public static readonly GameMember Ports = Reflect.Field("PortWidget", "presentPorts");
         }
 
-        static WidgetState Describe(Widget widget)
+        /// <summary>PortWidget.PortType is a flags enum: each bit one port of the plate.</summary>
+        static readonly int[] PortBits = { 1, 2, 4, 8, 16, 32 };
+        static readonly string[] PortNames = { "DVI-D", "Parallel", "PS/2", "RJ-45", "Serial", "Stereo RCA" };
+
+        /// <summary>The widget's state, or null for a modded widget (not part of the protocol).</summary>
+        public static Protocol.WidgetState Describe(object widget, string parentName)
         {
+            var reading = new Reading();
+            Protocol.WidgetState state;
             switch (widget.GetType().Name)
             {
                 case "SerialNumber":
-                    return new SerialNumberWidget { SerialNumber = System.Convert.ToString(Reflect.Get(widget, "serialString", "SerialString")) };
+                    state = new Protocol.SerialNumberWidget { SerialNumber = reading.Text(Widgets.Serial, widget, "serialNumber") };
+                    break;
                 case "BatteryWidget":
                     {
-                        string type = System.Convert.ToString(Reflect.Get(widget, "batteryType", "BatteryType"));
-                        bool d = type == "D" || type == "Battery_D" || type.EndsWith("D");
-                        return new BatteryWidget { BatteryType = d ? "D" : "AA", BatteriesCount = d ? 1 : 2 };
+                        // BatteryTypeEnum: 0 is the holder of two AA batteries, anything else one D.
+                        bool d = reading.Int(Widgets.Battery, widget, "batteryType") != 0;
+                        state = new Protocol.BatteryWidget { BatteryType = d ? "D" : "AA", BatteriesCount = d ? 1 : 2 };
+                        break;
                     }
                 case "IndicatorWidget":
-                    return new IndicatorWidget
+                    state = new Protocol.IndicatorWidget
                     {
-                        Label = System.Convert.ToString(Reflect.Get(widget, "Label", "label")),
-                        LightActivated = Reflect.Bool(widget, "IsOn", "isOn"),
+                        Label = reading.Text(Widgets.Label, widget, "label"),
+                        LightActivated = reading.Bool(Widgets.On, widget, "lightActivated"),
                     };
+                    break;
                 case "PortWidget":
                     {
-                        var plate = new PortWidget();
-                        foreach (object port in Reflect.Items(widget, "presentPorts", "PresentPorts"))
-                        {
-                            string name;
-                            plate.PortType.Add(PortNames.TryGetValue(port.ToString(), out name) ? name : port.ToString());
-                        }
-                        return plate;
+                        var plate = new Protocol.PortWidget();
+                        int ports = reading.Int(Widgets.Ports, widget, "portType");
+                        for (int i = 0; i < PortBits.Length; i++)
+                            if ((ports & PortBits[i]) != 0) plate.PortType.Add(PortNames[i]);
+                        state = plate;
+                        break;
                     }
                 default:
-                    return null;  // modded widgets: not part of the protocol
+                    return null;
             }
-        }
-
-        /// <summary>top/bottom/left/right of the case, from the widget's dominant offset.</summary>
-        static string Side(Bomb bomb, Widget widget)
-        {
-            Vector3 local = bomb.transform.InverseTransformPoint(widget.transform.position);
-            if (System.Math.Abs(local.x) >= System.Math.Abs(local.z)) return local.x >= 0 ? "right" : "left";
-            return local.z >= 0 ? "top" : "bottom";
+            string side = parentName == null ? "" : parentName.Replace("Faces", "").ToLowerInvariant();
+            if (side == "top" || side == "bottom" || side == "left" || side == "right") state.Position = side;
+            else reading.Mark("position");
+            state.Unread = reading.Unread;
+            return state;
         }
     }
 }

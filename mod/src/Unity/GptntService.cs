@@ -39,6 +39,22 @@ namespace Gptnt.Mod.Unity
             _server = new HttpServer(new Router(_controller, game, _queue),
                 string.IsNullOrEmpty(host) ? "localhost" : host, HttpServer.PortFromEnvironment(), Log);
             _server.Start();
+            CheckReflectedMembers();
+        }
+
+        /// <summary>
+        /// Log, once per module kind, the game members the state readers read by name that this
+        /// game lacks; /state then lists the fields they fill under "unreadFields".
+        /// </summary>
+        static void CheckReflectedMembers()
+        {
+            var holders = new System.Collections.Generic.List<Type>(ModuleReaders.Holders);
+            holders.Add(typeof(Edgework.Widgets));
+            holders.Add(typeof(UnityGame.Members));
+            var missing = Reflect.Check(Reflect.LoadedType, holders.ToArray());
+            foreach (string line in missing)
+                Log("reflected member missing, " + line + " (/state marks the fields they fill as unreadFields)");
+            if (missing.Count == 0) Log("every reflected game member was found");
         }
 
         void Update()

@@ -19,6 +19,20 @@ namespace Gptnt.Mod.Unity
         const string SmallBombParent = "BasicRectangleBomb(Clone)";
         static readonly string[] Excluded = { "StatusLightParent" };
 
+        /// <summary>Game members the adapter reads or sets by name (checked at start-up, docs/mod.md).</summary>
+        public static class Members
+        {
+            public static readonly GameMember PlayDelay = Reflect.Field("SimonComponent", "PlaySequenceDelay");
+            public static readonly GameMember PassDelay = Reflect.Field("SimonComponent", "PassSequenceDelay");
+            public static readonly GameMember IndicatorsOn = Reflect.Method("StrikeIndicator", "SetAllIndicatorsOn");
+            // evidence: BombComponent's own pass routine (status light, solve count, bomb-solved
+            // event), the one Twitch Plays' force-solve calls; GPTNT's mod calls KMBombModule.HandlePass
+            public static readonly GameMember HandlePass = Reflect.Method("BombComponent", "HandlePass");
+        }
+
+        /// <summary>The coroutine Simon Says replays its sequence with (started by name).</summary>
+        const string SimonReplay = "PlaySequence";
+
         sealed class Target : ITarget
         {
             public Selectable Selectable;
@@ -35,7 +49,9 @@ namespace Gptnt.Mod.Unity
         Bomb _bomb;
         Bomb _hooked;  // the bomb whose strike events we listen to (once per bomb)
         Selectable _zoomedInto;
-        int _tilt, _side;
+        GameObject _spawn;  // where KMGameCommands.CreateBomb puts the bomb
+        int _tilt, _side, _strikes;
+        bool _rear;  // the held face whose modules can be selected
 
         public UnityGame(KMGameInfo info, KMBombInfo bombInfo, KMGameCommands commands, Cameras cameras, int width, int height)
         {
@@ -53,6 +69,7 @@ namespace Gptnt.Mod.Unity
             _info.OnStateChange += delegate (KMGameInfo.State state)
             {
                 if (state != KMGameInfo.State.Gameplay) { _bomb = null; _zoomedInto = null; }
+                if (state == KMGameInfo.State.Setup) GameControls(true);
                 _events.SceneChanged((SceneState)Enum.Parse(typeof(SceneState), state.ToString()));
             };
             _info.OnLightsChange += delegate (bool on)
@@ -123,6 +140,9 @@ namespace Gptnt.Mod.Unity
             kit.PacingEventsEnabled = false;
             _bomb = null;
             _zoomedInto = null;
+            if (_spawn == null) _spawn = new GameObject("GptntBombSpawn");
+            // As GPTNT's mod: the bomb is created from the setting first, then the mission starts.
+            _commands.CreateBomb(null, setting, _spawn, mission.Seed);
             _commands.StartMission(kit, mission.Seed);
         }
 
@@ -137,12 +157,42 @@ namespace Gptnt.Mod.Unity
             Bomb bomb = CurrentBomb;
             if (bomb == null || bomb == _hooked) return;
             _hooked = bomb;
+            _strikes = 0;
             foreach (BombComponent component in bomb.BombComponents)
             {
                 string name = component.ComponentType == ComponentTypeEnum.Mod
                     ? component.GetModuleDisplayName() : component.ComponentType.ToString();
-                component.OnStrike += delegate (BombComponent source) { _events.Strike(name); return false; };
+                component.OnStrike += delegate (BombComponent source)
+                {
+                    _events.Strike(name);
+                    if (++_strikes >= 2) StopStrikeBlinking(bomb);
+                    if (source != null && source.ComponentType == ComponentTypeEnum.Simon) RestartSimon(source);
+                    return false;
+                };
             }
+        }
+
+        /// <summary>
+        /// The game blinks the strike lights from the second strike on; the mod stops the blinking
+        /// and lights them steadily (the paper's cosmetic fix), as GPTNT's mod does.
+        /// </summary>
+        static void StopStrikeBlinking(Bomb bomb)
+        {
+            StrikeIndicator indicator = bomb.StrikeIndicator;
+            if (indicator == null) return;
+            indicator.StopAllCoroutines();
+            var reading = new Reading();
+            reading.Get(Members.IndicatorsOn, indicator, "strikeIndicator", indicator.RedColour);
+        }
+
+        /// <summary>
+        /// Disable (or re-enable) every AbstractControls, the game's own input, so it cannot
+        /// overwrite the rotation the mod sets; re-enabled when the game returns to the setup room.
+        /// </summary>
+        static void GameControls(bool enabled)
+        {
+            foreach (AbstractControls controls in Resources.FindObjectsOfTypeAll<AbstractControls>())
+                if (controls != null) controls.gameObject.SetActive(enabled);
         }
 
         public void PickUpBomb()
@@ -150,6 +200,8 @@ namespace Gptnt.Mod.Unity
             Bomb bomb = CurrentBomb;
             if (bomb == null) return;
             Selectable held = bomb.GetComponent<Selectable>();
+            GameControls(false);
+            _rear = false;
             held.HandleSelect(true);
             Selection.Select(held, true);
             Selection.HandleInteract();
@@ -166,7 +218,7 @@ namespace Gptnt.Mod.Unity
         {
             BombComponent component = Solvable()[moduleIndex];
             // The game's own pass path: status light, solve count and the bomb-solved event.
-            Reflect.Call(component, "HandlePass");
+            new Reading().Get(Members.HandlePass, component, "solve");
             return component.name;
         }
 
@@ -221,7 +273,8 @@ namespace Gptnt.Mod.Unity
             selectable.HandleInteract();
             Selection.HandleInteract();
             _zoomedInto = selectable;
-            SimonDelay(selectable, 1f);  // §6.3 / paper C.1.3: replay the sequence after 1 s
+            BombComponent component = selectable.GetComponent<BombComponent>();
+            if (component != null && component.ComponentType == ComponentTypeEnum.Simon) RestartSimon(component);
         }
 
         public void ZoomOut()
@@ -235,7 +288,9 @@ namespace Gptnt.Mod.Unity
         public void Press(ITarget element)
         {
             Selectable selectable = ((Target)element).Selectable;
-            if (selectable.Parent != null) SimonDelay(selectable.Parent, 5f);
+            BombComponent parent = selectable.Parent == null ? null : selectable.Parent.GetComponent<BombComponent>();
+            if (parent != null && parent.ComponentType == ComponentTypeEnum.Simon)
+                Members.PlayDelay.TryWrite(parent, 5f);  // §6.3: a press holds the replay off for 5 s
             selectable.HandleInteract();
             selectable.SetHighlight(false);
         }
@@ -245,26 +300,39 @@ namespace Gptnt.Mod.Unity
             ((Target)element).Selectable.OnInteractEnded();
         }
 
-        /// <summary>Simon Says' pause between replays (the paper shortens it from 5 s to 1 s).</summary>
-        static void SimonDelay(Selectable selectable, float seconds)
+        /// <summary>
+        /// Simon Says with the paper's 1 s pauses (before a replay and after a correct stage, from
+        /// 5 s), its sequence restarted from the first flash (§6.3, paper C.1.3).
+        /// </summary>
+        static void RestartSimon(BombComponent simon)
         {
-            BombComponent component = selectable.GetComponent<BombComponent>();
-            if (component != null && component.ComponentType == ComponentTypeEnum.Simon)
-                Reflect.Set(component, "PlaySequenceDelay", seconds);
+            Members.PlayDelay.TryWrite(simon, 1f);
+            Members.PassDelay.TryWrite(simon, 1f);
+            simon.StopAllCoroutines();
+            simon.StartCoroutine(SimonReplay, 1f);
         }
 
+        /// <summary>
+        /// Turn the held bomb: the game's controls are off (they would overwrite it), the held face
+        /// is re-applied as the selection's z-spin (0 front, 180 rear) and the game re-selects the
+        /// face, so clicks reach the modules of the side now facing the camera.
+        /// </summary>
         public void SetBombRotation(int tiltDegrees, int sideDegrees)
         {
             _tilt = tiltDegrees;
             _side = sideDegrees;
+            GameControls(false);
             Transform baseline = Selection.GetBaseHeldObjectTransform();
             if (baseline == null) return;
-            Selection.SetZSpin(0f);
+            Selection.SetZSpin(_rear ? 180f : 0f);
             Selection.SetControlsRotation(baseline.rotation * Quaternion.Euler(tiltDegrees, 0f, sideDegrees));
+            Selection.HandleFaceSelection();
         }
 
         public void SelectFace(bool rear)
         {
+            _rear = rear;
+            Selection.SetZSpin(rear ? 180f : 0f);
             Selection.HandleFaceSelection();
         }
 
@@ -296,10 +364,11 @@ namespace Gptnt.Mod.Unity
                 }
                 return targets;
             }
-            if (parent.Children == null) return targets;
-            foreach (Selectable child in parent.Children)
-                if (child != null && Array.IndexOf(Excluded, child.name) < 0 && child.gameObject.activeInHierarchy)
-                    targets.Add(new Target { Selectable = child });
+            // Zoomed into a module: the active Selectables under it, its own (the first) dropped.
+            Selectable[] under = parent.gameObject.GetComponentsInChildren<Selectable>();
+            for (int i = 1; i < under.Length; i++)
+                if (under[i] != null && Array.IndexOf(Excluded, under[i].name) < 0)
+                    targets.Add(new Target { Selectable = under[i] });
             return targets;
         }
 
@@ -341,49 +410,74 @@ namespace Gptnt.Mod.Unity
             {
                 state.Timer.SecondsRemaining = timer.TimeRemaining;
                 BombComponent timerComponent = timer.GetComponent<BombComponent>();
-                if (timerComponent != null)
-                {
-                    state.Timer.OnFront = OnFront(bomb, timerComponent);
-                    state.Timer.Index = Slot(bomb, timerComponent);
-                }
+                if (timerComponent != null) Place(bomb, timerComponent, out state.Timer.OnFront, out state.Timer.Index);
             }
-            state.Widgets = Edgework.Read(bomb);
+            if (bomb.WidgetManager != null)
+                foreach (Widget widget in bomb.WidgetManager.GetWidgets())
+                {
+                    if (widget == null) continue;
+                    Transform parent = widget.transform.parent;
+                    WidgetState described = Edgework.Describe(widget, parent == null ? null : parent.name);
+                    if (described != null) state.Widgets.Add(described);
+                }
             foreach (BombComponent component in Solvable())
             {
                 ModuleState module;
                 ModuleReaders.Reader reader;
-                if (ModuleReaders.ByKind.TryGetValue(component.ComponentType.ToString(), out reader)) module = reader(component);
+                var reading = new Reading();
+                if (ModuleReaders.ByKind.TryGetValue(component.ComponentType.ToString(), out reader))
+                    module = reader(component, ChildNames(component), reading);
                 else module = new ModdedModule { DisplayName = component.GetModuleDisplayName(), ModuleType = component.name };
-                module.OnFront = OnFront(bomb, component);
-                module.Index = Slot(bomb, component);
+                Place(bomb, component, out module.OnFront, out module.Index);
                 module.IsSolved = component.IsSolved;
-                module.InFocus = Reflect.Bool(component, "isFocused", "IsFocused");
+                module.InFocus = reading.Bool(ModuleReaders.Common.Focused, component, "inFocus");
+                module.Unread = reading.Unread;
                 state.Modules.Add(module);
             }
             return state;
+        }
+
+        /// <summary>The names of the module selectable's non-null children, in order.</summary>
+        static List<string> ChildNames(BombComponent component)
+        {
+            var names = new List<string>();
+            Selectable selectable = component.GetComponent<Selectable>();
+            if (selectable == null || selectable.Children == null) return names;
+            foreach (Selectable child in selectable.Children)
+                if (child != null) names.Add(child.name);
+            return names;
+        }
+
+        /// <summary>
+        /// The face and slot of a component: the nearest of the anchors of Bomb.Faces[0] (the
+        /// front) and Faces[1] (the rear), index in that face's anchor list.
+        /// </summary>
+        static void Place(Bomb bomb, BombComponent component, out bool onFront, out int index)
+        {
+            onFront = true;
+            index = 0;
+            float nearest = float.MaxValue;
+            if (bomb.Faces == null) return;
+            Vector3 position = component.transform.position;
+            for (int face = 0; face < bomb.Faces.Count && face < 2; face++)
+            {
+                List<Transform> anchors = bomb.Faces[face].Anchors;
+                if (anchors == null) continue;
+                for (int i = 0; i < anchors.Count; i++)
+                {
+                    float distance = Vector3.Distance(position, anchors[i].position);
+                    if (distance >= nearest) continue;
+                    nearest = distance;
+                    onFront = face == 0;
+                    index = i;
+                }
+            }
         }
 
         /// <summary>A component is on the front face when its up-vector is within 90° of the bomb's.</summary>
         static bool OnFront(Bomb bomb, BombComponent component)
         {
             return Vector3.Angle(component.transform.up, bomb.transform.up) < 90f;
-        }
-
-        /// <summary>
-        /// The anchor slot 0–5 (row-major, as seen facing that face) from the component's position
-        /// in the bomb's frame: three columns across x, two rows across z; the rear is mirrored.
-        /// </summary>
-        static int Slot(Bomb bomb, BombComponent component)
-        {
-            float widest = 0f;
-            foreach (BombComponent other in bomb.BombComponents)
-                widest = Math.Max(widest, Math.Abs(bomb.transform.InverseTransformPoint(other.transform.position).x));
-            Vector3 local = bomb.transform.InverseTransformPoint(component.transform.position);
-            int column = widest <= 0f ? 1 : (int)Math.Round(local.x / widest + 1f);
-            column = Math.Max(0, Math.Min(2, column));
-            if (!OnFront(bomb, component)) column = 2 - column;
-            int row = local.z >= 0f ? 0 : 1;
-            return row * 3 + column;
         }
     }
 }
