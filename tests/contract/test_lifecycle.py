@@ -108,6 +108,17 @@ def test_solve_ends_the_game(http: httpx.Client) -> None:
     assert all(module["isSolved"] for module in bomb["modules"] if module)
 
 
+def test_detonate_on_a_solved_bomb_answers_as_the_mod(http: httpx.Client) -> None:
+    """The mod gates ``/detonate`` on ``LightsOn`` only and then answers success (its IL: the
+    state check, the bomb's detonation, the fixed text), solved or not; a solved bomb stays
+    ``LightsOn`` until the scene moves on."""
+    start_lit(http)
+    assert http.get("/solve").status_code == 200
+    assert http.get("/health").text == "LightsOn"
+    response = http.get("/detonate")
+    assert (response.status_code, response.text) == (200, "Detonated bomb successfully")
+
+
 def test_detonate_in_the_dark_is_refused(http: httpx.Client) -> None:
     start_in_the_dark(http)
     assert_refused(http.get("/detonate"), 400, "Cannot detonate bomb in LightsOff state")
