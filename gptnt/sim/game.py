@@ -329,7 +329,7 @@ class Game:
             if self._mask_style == "flat" or not picture.targets:
                 mask = picture.mask()
             else:
-                mask = game_mask(picture.ids, len(picture.targets))
+                mask = game_mask(picture.ids, picture.colours())
         return FrameSet(frames, mask)
 
     @_locked

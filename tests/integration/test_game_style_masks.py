@@ -1,6 +1,6 @@
 """``gptnt sim serve --mask-style game`` over real HTTP: masks blended like the real game's
-(edges, shared edges of touching elements, patches a level off) still give exactly one
-set-of-marks label per element, and every label's click point presses its own element."""
+(edges that meet the background scaled towards black) still give exactly one set-of-marks
+label per element, and every label's click point presses its own element."""
 
 from __future__ import annotations
 

@@ -69,6 +69,11 @@ class ModuleEngine(ABC):
     def elements(self) -> list[str]:
         """Interactable element ids when zoomed in, in mask order (= rules ``elements``)."""
 
+    def mask_objects(self) -> tuple[int, tuple[int, ...]] | None:
+        """The mod's segmentation objects when zoomed in, if they are not one per element: how
+        many objects the mask colours and which object each element is drawn as."""
+        return None
+
     @abstractmethod
     def press(self, element: str, t: float) -> None:
         """The Defuser pressed ``element`` at game time ``t`` (a click = press then release)."""

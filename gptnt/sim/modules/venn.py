@@ -16,6 +16,9 @@ from gptnt.sim.modules._base import BombContext, ModuleEngine, Slot
 
 COLORS: tuple[VennColor, ...] = get_args(VennColor)
 SLOTS = 6
+OBJECTS_PER_HOLDER = (
+    2  # graphic objects per wire holder in the mod's mask (12 for 6 slots, real mask)
+)
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,14 @@ class VennEngine(ModuleEngine):
 
     def elements(self) -> list[str]:
         return [f"wire-{i}" for i, w in enumerate(self.wires) if w is not None]
+
+    def mask_objects(self) -> tuple[int, tuple[int, ...]] | None:
+        """The mod colours the graphic children of the six wire holders, not the wire
+        selectables: 12 objects for 6 slots on the real mask, of which only the present wires'
+        draw anything (docs/mechanics-audit.md). Which child draws is not known; we take each
+        holder's second, as on the real mask's three leftmost wires."""
+        present = [i for i, w in enumerate(self.wires) if w is not None]
+        return OBJECTS_PER_HOLDER * SLOTS, tuple(OBJECTS_PER_HOLDER * i + 1 for i in present)
 
     def press(self, element: str, t: float) -> None:
         if self.solved or element not in self.elements():

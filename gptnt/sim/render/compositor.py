@@ -28,7 +28,6 @@ a copy of a cached base plus a few array pastes.
 
 from __future__ import annotations
 
-import colorsys
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
@@ -81,34 +80,69 @@ class Picture:
     """One rendered view: the RGB frame, the hit-test ids and what each id stands for.
 
     ``targets[k - 1]`` is what id k hits: a ``ModuleEngine`` zoomed out, an element id zoomed in.
+    ``objects`` is the mod's object list behind the mask: how many objects it colours and which
+    of them target k is (``None``: one object per target, in order). Complicated Wires has more
+    objects than targets (``ModuleEngine.mask_objects``).
     """
 
     image: np.ndarray  # (H, W, 3) uint8, top-down
     ids: np.ndarray  # (H, W) uint8, 0 = nothing
     targets: tuple[object, ...]
+    objects: tuple[int, tuple[int, ...]] | None = None
 
     def hit(self, x: int, y: int) -> object | None:
         """The target under pixel (x, y), or None."""
         k = int(self.ids[y, x])
         return self.targets[k - 1] if k else None
 
+    def colours(self) -> np.ndarray:
+        """Row 0 black, row k the mask colour of target k (256 rows, for indexing ``ids``)."""
+        count, index = self.objects or (len(self.targets), tuple(range(len(self.targets))))
+        palette = hsv_palette(count)
+        rows = np.zeros((256, 3), np.uint8)
+        rows[1 : len(index) + 1] = palette[[i + 1 for i in index]]
+        return rows
+
     def mask(self) -> np.ndarray | None:
-        """The segmentation mask (flat HSV(i/N) colours on black), None if nothing is active."""
+        """The segmentation mask (flat mod colours on black), None if nothing is active."""
         if not self.targets:
             return None
         indexed = Image.fromarray(self.ids, mode="P")
-        indexed.putpalette(hsv_palette(len(self.targets)).tobytes())
+        indexed.putpalette(self.colours().tobytes())
         return np.asarray(indexed.convert("RGB"))
 
 
 @lru_cache(maxsize=64)
 def hsv_palette(n: int) -> np.ndarray:
-    """Row 0 black, row i + 1 = HSV(i/n, 1, 1): the mod's segmentation colours."""
-    rows = [(0, 0, 0)] + [
-        tuple(round(255 * c) for c in colorsys.hsv_to_rgb(i / n, 1.0, 1.0)) for i in range(n)
-    ]
+    """Row 0 black, row i + 1 the colour the mod gives object i of n: HSV(h, 1, 1) with h a
+    32-bit float sum of i steps of 1/n (the mod adds 1/n per object), converted as the game's
+    colour conversion does (channel × 255, rounded half up). The float sum is why 9/12 comes
+    out (127, 0, 255) while 3/12 is (128, 255, 0), as on the real masks."""
+    f32 = np.float32
+    rows = [(0, 0, 0)]
+    h, step = f32(0.0), f32(1.0) / f32(n)
+    for _ in range(n):
+        rows.append(tuple(int(np.floor(c * f32(255.0) + f32(0.5))) for c in _hsv_full(h)))
+        h = f32(h + step)
     rows += [(0, 0, 0)] * (256 - len(rows))
     return np.array(rows, dtype=np.uint8)
+
+
+def _hsv_full(h: np.float32) -> tuple[np.float32, np.float32, np.float32]:
+    """RGB of HSV(h, 1, 1) in 32-bit floats."""
+    f32 = np.float32
+    h6 = h * f32(6.0)
+    sector = int(np.floor(h6))
+    rise = f32(h6 - f32(sector))
+    one, zero, fall = f32(1.0), f32(0.0), f32(1.0) - rise
+    return (
+        (one, rise, zero),
+        (fall, one, zero),
+        (zero, one, rise),
+        (zero, fall, one),
+        (rise, zero, one),
+        (one, zero, fall),
+    )[sector % 6]
 
 
 def led_colour(engine: ModuleEngine, t: float) -> tuple[int, int, int]:
@@ -194,8 +228,9 @@ class Compositor:
         hovered = self._under_cursor(scene, modules, placement)
         if hovered is not None and hovered is not focused:
             paint_highlight(frame, layout.slot_box(hovered.slot.index, placement))
-        targets = tuple(modules) if focused is None else tuple(focused.elements())
-        return Picture(frame, ids, targets)
+        if focused is None:
+            return Picture(frame, ids, tuple(modules))
+        return Picture(frame, ids, tuple(focused.elements()), focused.mask_objects())
 
     def _face_ids(self, modules: list[ModuleEngine], placement: Placement) -> np.ndarray:
         """Zoomed out: module k + 1 over its slot and over any cover sticking out of it (covers
