@@ -241,6 +241,22 @@ def run(
             help="async: wall seconds between a player's turns; default 0.5 (setting timing.idle_sleep_s)."
         ),
     ] = None,
+    clock: Annotated[
+        str,
+        typer.Option(
+            help="async: wall (the bomb clock runs in real time while the players think, the "
+            "paper's) or virtual (the game stays paused and each turn takes its --latency of "
+            "game time; docs/virtual-clock.md)."
+        ),
+    ] = "wall",
+    latency: Annotated[
+        str | None,
+        typer.Option(
+            help="With --clock virtual: how long a turn takes in game time: measured (the "
+            "call's own wall latency, kept in the record), fixed:SECONDS, or tokens (the player "
+            "config's first_token_s + output tokens × seconds_per_token); default measured."
+        ),
+    ] = None,
     quiet: Annotated[bool, typer.Option(help="No line per turn.")] = False,
     record: Annotated[
         Path | None,
@@ -265,6 +281,7 @@ def run(
     # Every input is checked, cheapest first, before the heavy imports and any service.
     if mode not in MODES:
         raise ConfigError(f"--mode {mode!r}: use sync or async")
+    latency = check_clock(clock, latency, mode)
     from gptnt.cli.config import command_config
 
     layered = command_config(ctx, RUN_SETTINGS, config)
@@ -310,6 +327,7 @@ def run(
     spec = EpisodeSpec.make(
         mission_obj.id, mode, solo or cfg.players.defuser, cfg.players.expert,  # type: ignore[arg-type]
         seed=seed, solo=solo is not None, no_manual=no_manual, manual=manual, rule_seed=rule_seed,
+        clock=clock, latency=latency,  # type: ignore[arg-type]
     )  # fmt: skip
     settings = EpisodeSettings.from_config(cfg)
     if cfg.game.record is not None:  # the game service may run in another directory
@@ -338,6 +356,23 @@ def run(
         summary = asyncio.run(play())
     console.print(result_table([summary]))
     exit_on(summary.outcome, summary.reason)
+
+
+def check_clock(clock: str, latency: str | None, mode: str) -> str | None:
+    """``--clock`` and ``--latency`` checked together: the latency model's canonical name for
+    the virtual clock (default ``measured``), ``None`` for the wall clock."""
+    from gptnt.errors import ConfigError
+    from gptnt.players.clock import parse_latency
+
+    if clock not in ("wall", "virtual"):
+        raise ConfigError(f"--clock {clock!r}: use wall or virtual")
+    if clock == "wall":
+        if latency is not None:
+            raise ConfigError("--latency: a latency model needs --clock virtual")
+        return None
+    if mode != "async":
+        raise ConfigError("--clock virtual: the virtual clock times async play; add --mode async")
+    return parse_latency(latency or "measured").name
 
 
 def exit_on(outcome: str, reason: str) -> None:

@@ -24,6 +24,7 @@ from pydantic import (
 from gptnt.endpoints import url_problem
 from gptnt.errors import PlayerConfigError, UnknownPlayerError, first_problem
 from gptnt.players.actions import CoordinateSystem, Interaction, InteractionMethod
+from gptnt.players.clock import TOKENS_FIRST_TOKEN_S, TOKENS_SECONDS_PER_TOKEN
 from gptnt.resources import configs_dir
 
 CONFIGS_DIR = configs_dir() / "players"
@@ -94,6 +95,11 @@ class PlayerConfig(BaseModel):
     that overruns it ends the episode as crashed."""
     transport_retries: int = Field(3, ge=0)
     """Retries with backoff for 429, 5xx, timeouts and connection errors only."""
+    first_token_s: float = Field(TOKENS_FIRST_TOKEN_S, gt=0)
+    """Virtual clock, ``tokens`` latency model: seconds to the first output token
+    (``gptnt.players.clock``)."""
+    seconds_per_token: float = Field(TOKENS_SECONDS_PER_TOKEN, ge=0)
+    """Virtual clock, ``tokens`` latency model: seconds per output token."""
     serve: VllmServe | None = None
     """For ``vllm:`` models: how ``gptnt vllm`` starts the server."""
 

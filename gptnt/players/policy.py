@@ -63,6 +63,13 @@ class Decision:
     call: CallRecord | None = None
     shown: tuple[Attachment, ...] = ()
     """The images a model was sent this turn, exactly (the record stores them by hash)."""
+    latency_s: float | None = None
+    """A turn restored from a record (``gptnt.players.replay``): the wall latency it recorded."""
+    game_latency_s: float | None = None
+    """A restored turn of a virtual-clock record: game seconds from its start to its dispatch
+    as recorded, so the replay keeps the parent's timeline whatever the latency model."""
+    restored: bool = False
+    """The turn was restored from its parent episode's record, not decided anew."""
 
 
 class Policy(Protocol):

@@ -25,8 +25,10 @@ from pathlib import Path
 
 from gptnt.players.actions import InteractGame, MarkLocation, SendMessage, to_game_action
 from gptnt.players.backends import MALFORMED, CallRecord
+from gptnt.players.clock import TOKENS_FIRST_TOKEN_S, TOKENS_SECONDS_PER_TOKEN, VirtualClock
+from gptnt.players.config import PlayerConfig
 from gptnt.players.feedback import Issue
-from gptnt.players.policy import Observation, Policy, TurnInput
+from gptnt.players.policy import Decision, Observation, Policy, TurnInput
 from gptnt.protocol import BombState, GameAction, Mode, Role, decode_png
 from gptnt.records import (
     FailedCall,
@@ -57,15 +59,18 @@ class Sight:
 class Transport:
     """How a turn reaches the world; everything else of the turn is ``play_turn``'s."""
 
-    drain: Callable[[], Awaitable[list[str]]]
-    """The partner's messages since the last drain, oldest first (atomically: none lost)."""
-    say: Callable[[str], Awaitable[None]]
-    """Put a message in the partner's inbox."""
+    drain: Callable[[float | None], Awaitable[list[str]]]
+    """The partner's messages since the last drain, oldest first (atomically: none lost); on
+    the virtual clock, given the turn's start, only those delivered by then."""
+    say: Callable[[str, float | None], Awaitable[None]]
+    """Put a message in the partner's inbox (on the virtual clock: delivered at the game time
+    given, the turn's dispatch)."""
     observe: Callable[[int], Awaitable[Sight]] | None = None
     """Defuser only: the newest frame, mask and state; given N > 0, N frames instead when the
     zoomed module blinks (Simon Says, Morse Code)."""
-    act: Callable[[GameAction], Awaitable[str]] | None = None
-    """Defuser only: carry out an ``/action``; the game's answer (or why it refused)."""
+    act: Callable[[GameAction, float | None], Awaitable[str]] | None = None
+    """Defuser only: carry out an ``/action`` (on the virtual clock: at the game time given,
+    the turn's dispatch); the game's answer (or why it refused)."""
 
 
 @dataclass
@@ -79,13 +84,36 @@ class Player:
     """Where the turn's frames and shown images are stored by content hash."""
     feedback: tuple[Issue, ...] = ()
     """The issues of the previous turn (``play_turn`` sets it)."""
+    clock: VirtualClock | None = None
+    """Async on the virtual clock: how long a turn takes in game time; ``None``: wall clock."""
+    config: PlayerConfig | None = None
+    """A model player's config (the ``tokens`` latency model reads its speeds)."""
+
+    def dispatch_at(self, start: float, measured_s: float, decision: Decision) -> float:
+        """The game time a turn begun at ``start`` dispatches (virtual clock only): a restored
+        turn's as its record fixed it, else the latency model's."""
+        assert self.clock is not None
+        if decision.game_latency_s is not None:
+            return self.clock.dispatch(start, decision.game_latency_s / self.clock.time_scale)
+        first, per = TOKENS_FIRST_TOKEN_S, TOKENS_SECONDS_PER_TOKEN
+        if self.config is not None:
+            first, per = self.config.first_token_s, self.config.seconds_per_token
+        call = decision.call
+        latency = self.clock.latency.seconds_of(
+            measured_s=measured_s, output_tokens=call.usage.output_tokens if call else 0,
+            first_token_s=first, per_token_s=per,
+        )  # fmt: skip
+        return self.clock.dispatch(start, latency)
 
 
-async def play_turn(player: Player, turn: int, transport: Transport) -> TurnEvent:
-    """Play turn ``turn`` (0-based, per role) of ``player`` and return its record."""
+async def play_turn(
+    player: Player, turn: int, transport: Transport, *, at: float | None = None
+) -> TurnEvent:
+    """Play turn ``turn`` (0-based, per role) of ``player`` and return its record; ``at``: the
+    game time it starts on the virtual clock (``None``: wall clock)."""
     policy = player.policy
     started = time.time()
-    received = await transport.drain()
+    received = await transport.drain(at)
     sight = await transport.observe(policy.sequence_frames) if transport.observe else None
     observation, frames, mask = _look(sight, player) if sight else (None, [], None)
     marks = observation.marks if observation else None
@@ -94,13 +122,14 @@ async def play_turn(player: Player, turn: int, transport: Transport) -> TurnEven
         TurnInput(role=player.role, turn=turn, mode=player.mode, messages=received,
                   observation=observation, feedback=player.feedback)
     )  # fmt: skip
-    latency = time.monotonic() - t0
+    latency = time.monotonic() - t0 if decision.latency_s is None else decision.latency_s
+    dispatch = None if at is None else player.dispatch_at(at, latency, decision)
     issues = list(decision.issues)
     action = decision.action
     recorded = RecordedAction(kind=action.kind)
     result: str | None = None
     if isinstance(action, SendMessage):
-        await transport.say(action.message)
+        await transport.say(action.message, dispatch)
         recorded = RecordedAction(kind="send_message", message=action.message)
     elif isinstance(action, InteractGame):
         act = transport.act
@@ -118,7 +147,7 @@ async def play_turn(player: Player, turn: int, transport: Transport) -> TurnEven
             label = action.location.label if isinstance(action.location, MarkLocation) else None
             recorded = RecordedAction(kind="interact_game", name=action.action, label=label,
                                       x_pos=wire.x_pos, y_pos=wire.y_pos)  # fmt: skip
-            result = await act(wire)
+            result = await act(wire, dispatch)
     player.feedback = tuple(issues)
     tokens, cost, failed = _call_facts(decision.call, policy)
     return TurnEvent(
@@ -132,6 +161,7 @@ async def play_turn(player: Player, turn: int, transport: Transport) -> TurnEven
         shown=[ShownImage(caption=a.caption, image=store_png(player.episode_dir, a.png))
                for a in decision.shown],
         tokens=tokens, cost_usd=cost, latency_s=latency, failed_call=failed,
+        game_time=at, dispatch_game_time=dispatch, restored=decision.restored,
     )  # fmt: skip
 
 

@@ -11,6 +11,14 @@ settings and the hash of its system prompt; a Defuser turn names the module it w
 and the exact images a model was shown (``shown``, by content hash). Version 1 files still
 read: every new field has a default, and ``read_events`` fills ``episode_id`` from the
 directory name.
+
+Version 3 adds which clock played an async episode and which episode it branched from:
+``Conditions.clock`` (``wall``, the paper's, or ``virtual``) with its ``latency`` model; on the
+virtual clock each turn's ``game_time`` (its start) and ``dispatch_game_time``, and the
+manager's ``advance`` steps; a counterfactual replay's ``parent`` (``Parent``: the episode, the
+turn it forked at, what was replaced) on ``EpisodeStarted`` and ``Summary``, and its turns
+before the fork marked ``restored``. Version 1 and 2 files still read: every new field has a
+default (a wall clock, no parent).
 """
 
 from __future__ import annotations
@@ -21,8 +29,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from gptnt.protocol import Mode, Role
 
-SCHEMA_VERSION = 2
-READABLE_VERSIONS = (1, 2)
+SCHEMA_VERSION = 3
+READABLE_VERSIONS = (1, 2, 3)
 """Record versions this harness reads."""
 
 EpisodeOutcome = Literal["solved", "strikeout", "timeout", "crashed", "interrupted"]
@@ -35,6 +43,11 @@ and never counted."""
 
 class _Record(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+Clock = Literal["wall", "virtual"]
+"""What game time followed in async play: the wall clock (the paper's) or the latency model's
+virtual clock (``gptnt.players.clock``). Sync play is paused during turns: always ``wall``."""
 
 
 class PlayerSettings(_Record):
@@ -104,6 +117,8 @@ class Conditions(_Record):
     time_factor: float = 1.0  # the mission's time limit scaled by this
     time_limit: int  # game seconds on the clock at the start, as played
     pairing: str  # "defuser/expert" or "solo:player"
+    clock: Clock = "wall"  # async: the wall clock or the virtual clock (v3)
+    latency: str | None = None  # the virtual clock's latency model, e.g. "fixed:5" (v3)
 
     @model_validator(mode="before")
     @classmethod
@@ -113,6 +128,16 @@ class Conditions(_Record):
         if isinstance(data, dict) and "rule_seed" in data:
             return {k: v for k, v in data.items() if k != "rule_seed"}
         return data
+
+
+class Parent(_Record):
+    """The episode a counterfactual replay branched from (v3)."""
+
+    episode_id: str
+    path: str  # the parent's episode directory, relative to the branch's run directory
+    fork_turn: int  # the parent's turn (0-based, in record order) played anew first
+    replaced_role: Role | None = None  # whose output at the fork was replaced, if any
+    message: str | None = None  # the message that replaced it
 
 
 class EpisodeStarted(_Record):
@@ -127,6 +152,7 @@ class EpisodeStarted(_Record):
     conditions: Conditions | None = None
     at: float
     harness: Harness | None = None  # None in version 1 records
+    parent: Parent | None = None  # a counterfactual replay's parent (v3)
 
 
 class ShownImage(_Record):
@@ -174,6 +200,9 @@ class TurnEvent(_Record):
     cost_usd: float = 0.0  # what the model call cost (0 for scripted players)
     latency_s: float = 0.0  # wall seconds spent by the policy
     failed_call: FailedCall | None = None  # the model call failed: the provider's status
+    game_time: float | None = None  # virtual clock: game seconds into play at the start (v3)
+    dispatch_game_time: float | None = None  # virtual clock: game seconds at dispatch (v3)
+    restored: bool = False  # a replay's turn before the fork, restored from its parent (v3)
 
 
 class GameStep(_Record):
@@ -181,10 +210,11 @@ class GameStep(_Record):
 
     kind: Literal["game_step"] = "game_step"
     episode_id: str = ""  # stamped by the writer (v2)
-    what: Literal["start", "pause", "resume", "timestep"]
+    what: Literal["start", "pause", "resume", "timestep", "advance"]
     at: float
     seconds_remaining: float | None = None
     strikes: int | None = None  # strikes on the bomb after the step (v2)
+    game_time: float | None = None  # advance (virtual clock): the game time stepped to (v3)
 
 
 class EpisodeEnded(_Record):
@@ -225,6 +255,7 @@ class Summary(_Record):
     tokens: Tokens = Field(default_factory=Tokens)
     cost_usd: float = 0.0
     conditions: Conditions | None = None
+    parent: Parent | None = None  # a counterfactual replay's parent (v3)
     started_at: float
     ended_at: float
 

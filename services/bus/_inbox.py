@@ -8,6 +8,7 @@ used fire-and-forget pub/sub, which drops anything sent before the partner subsc
 from __future__ import annotations
 
 import time
+from itertools import takewhile
 from typing import Literal
 
 import redis.asyncio as aioredis
@@ -25,6 +26,7 @@ class Message(BaseModel):
     sender: Role
     text: str
     sent_at: float  # wall-clock unix seconds when it was pushed
+    at: float | None = None  # virtual clock: game time it is delivered (the sender's dispatch)
 
 
 class Inbox:
@@ -35,15 +37,34 @@ class Inbox:
         self._keys = keys
         self.role = role
 
-    async def send(self, to: Role, text: str, *, timeout_s: float = REDIS_CALL_S) -> Message:
-        message = Message(sender=self.role, text=text, sent_at=time.time())
+    async def send(
+        self, to: Role, text: str, *, at: float | None = None, timeout_s: float = REDIS_CALL_S
+    ) -> Message:
+        """Append to ``to``'s inbox; ``at``: delivered at that game time (virtual clock)."""
+        message = Message(sender=self.role, text=text, sent_at=time.time(), at=at)
         async with within(timeout_s, f"sending to the {to}'s inbox"):
             await self._redis.rpush(self._keys.inbox(to), message.model_dump_json())
         return message
 
-    async def drain(self, *, timeout_s: float = REDIS_CALL_S) -> list[Message]:
-        """Every message waiting in this role's inbox, oldest first; the inbox is left empty."""
+    async def drain(
+        self, *, until: float | None = None, timeout_s: float = REDIS_CALL_S
+    ) -> list[Message]:
+        """Every message waiting in this role's inbox, oldest first; the inbox is left empty.
+
+        ``until`` (virtual clock): only the messages delivered by that game time; later ones
+        stay. One partner sends, one turn after another, so the inbox is in delivery order and
+        those are a prefix of it; only this role takes from its inbox, and a message pushed
+        meanwhile goes to the end, so popping that prefix loses and reorders nothing."""
         key = self._keys.inbox(self.role)
+        if until is not None:
+            async with within(timeout_s, "draining the inbox"):
+                waiting = [
+                    Message.model_validate_json(m) for m in await self._redis.lrange(key, 0, -1)
+                ]
+                due = list(takewhile(lambda m: m.at is None or m.at <= until, waiting))
+                if due:
+                    await self._redis.lpop(key, len(due))
+            return due
         async with (
             within(timeout_s, "draining the inbox"),
             self._redis.pipeline(transaction=True) as pipe,

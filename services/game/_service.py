@@ -89,6 +89,7 @@ class GameService:
         server.method(api.PAUSE, api.Empty, self.pause, callers=manager_only)
         server.method(api.RESUME, api.Empty, self.resume, callers=manager_only)
         server.method(api.TIMESTEP, api.Empty, self.timestep, callers=manager_only)
+        server.method(api.ADVANCE, api.AdvanceRequest, self.advance, callers=manager_only)
         server.method(api.STOP, api.Empty, self.stop, callers=manager_only)
         server.method(api.STATUS, api.Empty, self.status, callers=both)
         server.method(api.STATE, api.Empty, self.state, callers=both)
@@ -178,6 +179,27 @@ class GameService:
         self._changing(paused=True)
         return await self.status()
 
+    async def advance(self, request: api.AdvanceRequest) -> api.Status:
+        """Virtual clock: step the paused game to ``request.to`` game seconds into play. The
+        step is measured from the bomb's own clock, so a ``/timestep`` that ran on to let a
+        module emerge is not counted twice; the mission's step unit is restored after it."""
+        mission = self._mission
+        status = await self.status()
+        if mission is None or status.over or status.seconds_remaining is None:
+            return status
+        elapsed = mission.time_limit - status.seconds_remaining
+        ms = round((request.to - elapsed) * 1000)
+        if ms < 1:
+            return status
+        self._changing(paused=False)
+        await self.client.set_step_unit(ms)
+        try:
+            await self.client.timestep()
+        finally:
+            await self.client.set_step_unit(mission.time_step_size)
+        self._changing(paused=True)
+        return await self.status()
+
     # ------------------------------------------------------------------ play
 
     async def status(self, _: api.Empty | None = None) -> api.Status:
@@ -221,6 +243,8 @@ class GameService:
         )
 
     async def act(self, request: api.ActRequest) -> api.ActReply:
+        if request.at is not None:  # the game refuses it if the bomb ended meanwhile
+            await self.advance(api.AdvanceRequest(to=request.at))
         self._changing(paused=self._paused)
         result = await self.client.action(request.action)
         self._changing(paused=self._paused)  # a reading begun during the action is not kept

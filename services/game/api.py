@@ -21,6 +21,7 @@ LIGHTS_ON = "lights_on"
 PAUSE = "pause"
 RESUME = "resume"
 TIMESTEP = "timestep"
+ADVANCE = "advance"
 STATUS = "status"
 STATE = "state"
 OBSERVE = "observe"
@@ -36,6 +37,13 @@ class StartRequest(BaseModel):
     """Start a mission and stop the clock in the dark (startup pause #1)."""
 
     mission: MissionConfig
+
+
+class AdvanceRequest(BaseModel):
+    """Virtual clock: run the paused game to ``to`` game seconds into play (with
+    ``/setstepunit`` and ``/timestep``, as sync steps it) and pause; nothing if it is there."""
+
+    to: float = Field(ge=0)
 
 
 class Status(BaseModel):
@@ -73,6 +81,9 @@ class ObserveReply(BaseModel):
 
 class ActRequest(BaseModel):
     action: GameAction
+    at: float | None = Field(default=None, ge=0)
+    """Virtual clock: the game time of the action (the turn's dispatch); the paused game is
+    first advanced to it. ``None``: now (wall clock, sync)."""
 
 
 class ActReply(BaseModel):

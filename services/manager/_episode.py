@@ -58,6 +58,7 @@ from pydantic import BaseModel, TypeAdapter
 from gptnt.config import GameConfig
 from gptnt.errors import BusError, DeadlineExceeded, EpisodeError, GptntError
 from gptnt.missions import Mission, get_mission
+from gptnt.players.clock import VirtualClock
 from gptnt.players.config import PlayerConfig
 from gptnt.players.seats import SeatChoice, prompt_hash
 from gptnt.protocol import BombState, Role
@@ -320,8 +321,17 @@ class Episode:
         return PlayerServiceConfig(
             seat=choice, mode=self.spec.mode, seed=self.spec.policy_seed,
             step_seconds=self._step_seconds, episode_dir=self.dir,
-            game_call_s=self.settings.game_call_s,
+            game_call_s=self.settings.game_call_s, clock=self._clock,
         )  # fmt: skip
+
+    @property
+    def _clock(self) -> VirtualClock | None:
+        """The virtual clock the players time their turns by (``None``: the wall clock), at
+        the mission's time scale (game seconds per second, as async runs the clock)."""
+        clock = self.spec.virtual_clock
+        if clock is None:
+            return None
+        return clock.model_copy(update={"time_scale": self.mission.config.time_scale})
 
     async def _launch_warm(self, users: dict[str, str]) -> None:
         """Fork the services from this process's warm server (``gptnt.services.manager._warm``)."""
@@ -468,17 +478,19 @@ class Episode:
         self._writer.append(start)
         if self.spec.mode == "sync":
             await self._play_sync()
+        elif self.spec.clock == "virtual":
+            await self._play_virtual()
         else:
             await self._play_async()
         return await self._final_state()
 
-    async def _turn(self, role: Role) -> player_api.TurnReply:
+    async def _turn(self, role: Role, *, at: float | None = None) -> player_api.TurnReply:
         n = self._turns[role]
         t0 = time.monotonic()
         deadline = self._deadlines.get(role, SCRIPTED_TURN_S)
         try:
             reply = await self._rpc.call(
-                role, player_api.TURN, player_api.TurnRequest(turn=n), player_api.TurnReply,
+                role, player_api.TURN, player_api.TurnRequest(turn=n, at=at), player_api.TurnReply,
                 timeout_s=deadline,
             )  # fmt: skip
         except DeadlineExceeded:
@@ -528,6 +540,33 @@ class Episode:
                 await asyncio.sleep(self.settings.step_sleep_s)
             if "expert" in self._roles:  # a solo model holds both roles
                 await self._turn("expert")
+
+    async def _play_virtual(self) -> None:
+        """Async on the virtual clock (``gptnt.players.clock``): the game stays paused; each
+        player's next turn starts on the game's clock where its last one dispatched, plus the
+        idle pause; the turn that starts first is played first (the Defuser on a tie), after
+        the game is stepped to its start if it is the Defuser's (the Expert never sees the
+        game). A turn's message reaches the partner at its dispatch, its action the game."""
+        clock = self._clock
+        assert clock is not None
+        idle = self.settings.idle_sleep_s * clock.time_scale
+        start: dict[Role, float] = dict.fromkeys(self._roles, 0.0)
+        while True:
+            role = min(self._roles, key=lambda r: (start[r], self._roles.index(r)))
+            if role == "defuser":
+                status = await self._game(game_api.ADVANCE, game_api.AdvanceRequest(to=start[role]))
+                self._writer.append(
+                    GameStep(what="advance", at=time.time(), game_time=start[role],
+                             seconds_remaining=status.seconds_remaining, strikes=status.strikes)
+                )  # fmt: skip
+                if status.over:
+                    return
+            reply = await self._turn(role, at=start[role])
+            if reply.status is not None and reply.status.over:
+                return
+            dispatched = reply.event.dispatch_game_time
+            assert dispatched is not None, "a virtual-clock turn records its dispatch"
+            start[role] = round(dispatched + idle, 3)
 
     async def _play_async(self) -> None:
         """Both players loop freely while the clock runs, until the game-over event."""

@@ -9,13 +9,14 @@ from __future__ import annotations
 import re
 from pathlib import PurePath
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from gptnt.config import ONE_EPISODE_LAUNCH, Config, GameConfig, Launch, TimingConfig
+from gptnt.players.clock import VirtualClock, parse_latency
 from gptnt.players.scripted import episode_seed
 from gptnt.players.seats import SeatChoice, resolve_lineup
 from gptnt.protocol import Mode
-from gptnt.records import Conditions
+from gptnt.records import Clock, Conditions
 
 
 class EpisodeSpec(BaseModel):
@@ -42,23 +43,48 @@ class EpisodeSpec(BaseModel):
     time_factor: float = Field(default=1.0, gt=0)  # the mission's time limit scaled by this
     suite: str | None = None  # the suite the episode belongs to, if any
     attempt: int = Field(default=1, ge=1)
+    clock: Clock = "wall"  # async: the wall clock (the paper's) or the virtual clock
+    latency: str | None = None  # the virtual clock's latency model (``gptnt.players.clock``)
+
+    @model_validator(mode="after")
+    def _clock_needs_async_and_latency(self) -> EpisodeSpec:
+        if self.clock == "virtual":
+            if self.mode != "async":
+                raise ValueError(
+                    "clock virtual: the virtual clock times async play; use mode async"
+                )
+            parse_latency(self.latency or "", name="latency")
+        elif self.latency is not None:
+            raise ValueError("latency: a latency model needs clock virtual")
+        return self
+
+    @property
+    def virtual_clock(self) -> VirtualClock | None:
+        """The virtual clock's latency model (``None``: the wall clock), for the players."""
+        if self.clock != "virtual":
+            return None
+        return VirtualClock(latency=parse_latency(self.latency or ""))
 
     @classmethod
     def make(cls, mission_id: str, mode: Mode, defuser: str = "oracle", expert: str = "oracle",
              *, repeat: int = 0, seed: int = 0, attempt: int = 1, solo: bool = False,
              no_manual: bool = False, manual: str = "generated", rule_seed: int = 1,
-             time_factor: float = 1.0, suite: str | None = None) -> EpisodeSpec:  # fmt: skip
+             time_factor: float = 1.0, suite: str | None = None, clock: Clock = "wall",
+             latency: str | None = None) -> EpisodeSpec:  # fmt: skip
         players = (
             f"solo-{player_slug(defuser)}{'-nomanual' if no_manual else ''}" if solo
             else f"{player_slug(defuser)}-{player_slug(expert)}"
         )  # fmt: skip
-        variant = (f".t{time_factor:g}" if time_factor != 1 else "") + (
-            f".rs{rule_seed}" if rule_seed != 1 else ""
+        variant = (
+            (f".t{time_factor:g}" if time_factor != 1 else "")
+            + (f".rs{rule_seed}" if rule_seed != 1 else "")
+            + (f".v{player_slug(latency or '')}" if clock == "virtual" else "")
         )
         key = f"{mission_id}.{mode}.{players}{variant}.r{repeat}"
         return cls(key=key, mission_id=mission_id, mode=mode, defuser=defuser, expert=expert,
                    seed=seed, repeat=repeat, attempt=attempt, solo=solo, no_manual=no_manual,
-                   manual=manual, rule_seed=rule_seed, time_factor=time_factor, suite=suite)  # fmt: skip
+                   manual=manual, rule_seed=rule_seed, time_factor=time_factor, suite=suite,
+                   clock=clock, latency=latency)  # fmt: skip
 
     @property
     def policy_seed(self) -> int:
@@ -82,6 +108,7 @@ class EpisodeSpec(BaseModel):
             no_manual=self.no_manual, manual=self.manual, time_factor=self.time_factor,
             time_limit=time_limit,
             pairing=f"solo:{self.defuser}" if self.solo else f"{self.defuser}/{self.expert}",
+            clock=self.clock, latency=self.latency,
         )  # fmt: skip
 
 

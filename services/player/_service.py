@@ -40,7 +40,10 @@ class PlayerService:
         self.role = role
         self._redis = redis
         self._keys = keys
-        self._player = Player(policy, role, config.mode, config.episode_dir)
+        self._player = Player(
+            policy, role, config.mode, config.episode_dir, clock=config.clock,
+            config=config.seat.config,
+        )  # fmt: skip
         self._inbox = Inbox(redis, keys, role)
         # Only the Defuser gets a route to the game.
         self._game = (
@@ -81,7 +84,7 @@ class PlayerService:
             observe=game.observe if game else None,
             act=game.act if game else None,
         )
-        event = await play_turn(self._player, request.turn, transport)
+        event = await play_turn(self._player, request.turn, transport, at=request.at)
         self._turns += 1
         self._heartbeat.state = "ready"
         return api.TurnReply(
@@ -90,11 +93,11 @@ class PlayerService:
             status=game.status if game else None,
         )
 
-    async def _drain(self) -> list[str]:
-        return [m.text for m in await self._inbox.drain()]
+    async def _drain(self, until: float | None) -> list[str]:
+        return [m.text for m in await self._inbox.drain(until=until)]
 
-    async def _say(self, text: str) -> None:
-        await self._inbox.send(PARTNER[self.role], text)
+    async def _say(self, text: str, at: float | None) -> None:
+        await self._inbox.send(PARTNER[self.role], text, at=at)
 
 
 class _GameLink:
@@ -126,10 +129,10 @@ class _GameLink:
             strikes=obs.status.strikes,
         )
 
-    async def act(self, action: GameAction) -> str:
+    async def act(self, action: GameAction, at: float | None) -> str:
         try:
             reply = await self._rpc.call(
-                "game", game_api.ACT, game_api.ActRequest(action=action), game_api.ActReply,
+                "game", game_api.ACT, game_api.ActRequest(action=action, at=at), game_api.ActReply,
                 timeout_s=self._deadline_s,
             )  # fmt: skip
         except RemoteError as err:

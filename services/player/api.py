@@ -7,6 +7,7 @@ from pathlib import Path
 from gptnt.services.game.api import Status
 from pydantic import BaseModel, ConfigDict, Field
 
+from gptnt.players.clock import VirtualClock
 from gptnt.players.seats import SeatChoice
 from gptnt.protocol import Mode
 from gptnt.records import TurnEvent
@@ -33,10 +34,14 @@ class PlayerServiceConfig(BaseModel):
     """Where the turns' frames and shown images are stored by content hash."""
     game_call_s: float = Field(gt=0)
     """Wall seconds one call to the game service may take (``timing.game_call_s``)."""
+    clock: VirtualClock | None = None
+    """Async on the virtual clock: the latency model that times the turns; ``None``: wall."""
 
 
 class TurnRequest(BaseModel):
     turn: int  # 0-based, per role
+    at: float | None = None
+    """Virtual clock: the game time the turn starts (drain and observation); ``None``: now."""
 
 
 class TurnReply(BaseModel):

@@ -33,11 +33,11 @@ class Table:
     asked_frames: list[int] = field(default_factory=list)  # sequence frames per observation
 
     def transport(self, *, defuser: bool) -> Transport:
-        async def drain() -> list[str]:
+        async def drain(until: float | None) -> list[str]:
             messages, self.inbox = self.inbox, []
             return messages
 
-        async def say(text: str) -> None:
+        async def say(text: str, at: float | None) -> None:
             self.said.append(text)
 
         async def observe(frames: int) -> Sight:
@@ -45,7 +45,7 @@ class Table:
             self.asked_frames.append(frames)
             return self.shown
 
-        async def act(action: GameAction) -> str:
+        async def act(action: GameAction, at: float | None) -> str:
             self.acted.append(action)
             return "done"
 

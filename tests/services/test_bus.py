@@ -267,3 +267,14 @@ async def test_a_call_nobody_answers_ends_at_its_own_deadline(admin, keys) -> No
     client = RpcClient(admin, keys, "manager")
     with pytest.raises(DeadlineExceeded, match=r"game.echo: no reply within 1\.5 s"):
         await client.call("game", "echo", Echo(text="nobody serves"), Echo, timeout_s=1.5)
+
+
+async def test_a_virtual_clock_drain_takes_only_what_was_delivered_by_then(admin, keys) -> None:
+    expert = Inbox(admin, keys, "expert")
+    defuser = Inbox(admin, keys, "defuser")
+    for at in (2.0, 5.0, 9.5):
+        await expert.send("defuser", f"at {at:g}", at=at)
+    assert [m.text for m in await defuser.drain(until=4.0)] == ["at 2"]
+    assert await defuser.drain(until=4.9) == []
+    assert [m.text for m in await defuser.drain(until=9.5)] == ["at 5", "at 9.5"]
+    assert await defuser.drain() == []

@@ -301,3 +301,30 @@ async def test_the_monitor_reads_no_state_while_the_game_is_paused(
             states = routes.count("/state")
             await asyncio.sleep(0.3)  # running: the monitor reads the bomb again
             assert routes.count("/state") > states
+
+
+async def test_advance_steps_the_paused_game_to_a_game_time_and_keeps_the_step_unit(
+    game: RpcClient, admin, keys
+) -> None:
+    """The virtual clock's steps: to 7.25 s into play, not past it when asked again, then an
+    action at 10 s is carried out after the game reached 10 s; sync's 3 s step is unchanged."""
+    start = await _started(game)
+    limit = start.seconds_remaining
+    assert limit is not None
+
+    async def advance(to: float) -> api.Status:
+        return await game.call(
+            "game", api.ADVANCE, api.AdvanceRequest(to=to), api.Status, timeout_s=10
+        )
+
+    assert (await advance(7.25)).seconds_remaining == pytest.approx(limit - 7.25)
+    assert (await advance(3.0)).seconds_remaining == pytest.approx(limit - 7.25)
+    defuser = RpcClient(admin, keys, "defuser")
+    flip = api.ActRequest(action=GameAction(action="flip"), at=10.0)
+    reply = await defuser.call("game", api.ACT, flip, api.ActReply, timeout_s=10)
+    assert reply.status.seconds_remaining == pytest.approx(limit - 10.0)
+    stepped = await game.call("game", api.TIMESTEP, api.Empty(), api.Status, timeout_s=5)
+    assert stepped.seconds_remaining == pytest.approx(limit - 13.0)
+    with pytest.raises(RemoteError) as err:  # only the manager drives the clock
+        await defuser.call("game", api.ADVANCE, api.AdvanceRequest(to=20), api.Status, timeout_s=5)
+    assert err.value.kind == "PermissionError"

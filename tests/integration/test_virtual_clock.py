@@ -1,0 +1,91 @@
+"""Async on the virtual clock over a real Redis: the same scripted pair and latency model give
+the same outcome and the same timeline, run after run; game time is the latency model's, not
+the wall clock's; messages reach the partner at their sender's dispatch."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+from gptnt.services.manager import EpisodeSettings, EpisodeSpec, play_episode
+
+from gptnt.config import GameConfig
+from gptnt.errors import ConfigError
+from gptnt.records import GameStep, Ledger, TurnEvent, read_events
+
+FAST = EpisodeSettings(
+    launch="task", idle_sleep_s=0.5, turn_timeout_s=30, game=GameConfig(startup_timeout_s=30)
+)
+
+
+def _timeline(run_dir: Path, key: str) -> list[tuple[object, ...]]:
+    """Everything of an episode that the clock orders: each turn's role, number, start and
+    dispatch on the game clock, bomb clock, what it received and did, and each step."""
+    events = read_events(run_dir / Ledger(run_dir).latest()[key].episode_dir)
+    line: list[tuple[object, ...]] = []
+    for e in events:
+        if isinstance(e, TurnEvent):
+            line.append((e.role, e.turn, e.game_time, e.dispatch_game_time, e.seconds_remaining,
+                         e.strikes, tuple(e.received), e.action, e.result))  # fmt: skip
+        elif isinstance(e, GameStep):
+            line.append((e.what, e.game_time, e.seconds_remaining, e.strikes))
+    return line
+
+
+async def test_two_runs_with_a_fixed_latency_have_identical_timelines(
+    redis_admin_url: str, tmp_path: Path
+) -> None:
+    spec = EpisodeSpec.make("Wires-234", "async", clock="virtual", latency="fixed:5")
+    runs = []
+    for n in range(2):
+        summary = await play_episode(
+            spec, FAST, admin_url=redis_admin_url, run_dir=tmp_path / f"{n}"
+        )
+        runs.append((summary, _timeline(tmp_path / f"{n}", spec.key)))
+    (first, line), (second, again) = runs
+    assert first.outcome == second.outcome == "solved", first.reason
+    assert first.game_time_used == second.game_time_used
+    assert line == again and len(line) > 10
+    assert first.conditions is not None and first.conditions.clock == "virtual"
+    assert first.conditions.latency == "fixed:5"
+    turns = [t for t in line if t[0] in ("defuser", "expert")]
+    # Every turn takes exactly its 5 s, and the next starts after the 0.5 s idle pause.
+    for role in ("defuser", "expert"):
+        mine = [t for t in turns if t[0] == role]
+        assert all(t[3] == pytest.approx(t[2] + 5.0) for t in mine)  # type: ignore[operator]
+        assert all(b[2] == pytest.approx(a[3] + 0.5) for a, b in itertools.pairwise(mine))  # type: ignore[operator]
+    # The Defuser observes the bomb at its turn's start: the clock shows exactly that time.
+    limit = first.time_limit
+    assert all(t[4] == pytest.approx(limit - t[2]) for t in turns if t[0] == "defuser")  # type: ignore[operator]
+    # The game time used is the latency model's (many 5.5 s turns), not the few wall seconds.
+    assert first.game_time_used is not None
+    assert first.game_time_used >= 5.5 * (first.turns["defuser"] - 1)
+
+
+async def test_a_message_reaches_the_partner_at_its_senders_dispatch(
+    redis_admin_url: str, tmp_path: Path
+) -> None:
+    spec = EpisodeSpec.make("Keypad-561", "async", clock="virtual", latency="fixed:2")
+    summary = await play_episode(spec, FAST, admin_url=redis_admin_url, run_dir=tmp_path)
+    assert summary.outcome == "solved", summary.reason
+    turns = [e for e in read_events(tmp_path / Ledger(tmp_path).latest()[spec.key].episode_dir)
+             if isinstance(e, TurnEvent)]  # fmt: skip
+    sent = {(t.role, t.action.message): t.dispatch_game_time for t in turns
+            if t.action.kind == "send_message"}  # fmt: skip
+    assert sent
+    for turn in turns:
+        for text in turn.received:
+            partner = "expert" if turn.role == "defuser" else "defuser"
+            delivered = sent[(partner, text)]
+            assert delivered is not None and turn.game_time is not None
+            assert delivered <= turn.game_time  # never read before it was sent
+
+
+def test_the_virtual_clock_needs_async_and_a_latency_model() -> None:
+    with pytest.raises(ValueError, match="mode async"):
+        EpisodeSpec.make("3", "sync", clock="virtual", latency="fixed:5")
+    with pytest.raises(ValueError, match="needs clock virtual"):
+        EpisodeSpec.make("3", "async", latency="fixed:5")
+    with pytest.raises(ConfigError, match="fixed:SECONDS"):
+        EpisodeSpec.make("3", "async", clock="virtual", latency="fixed:-1")
