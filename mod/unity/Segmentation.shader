@@ -1,7 +1,9 @@
 // Gptnt/Segmentation: the replacement shader of the segmentation camera (docs/protocol.md §3.4).
 // Every renderer is drawn unlit in the flat colour the mod sets per object through a
-// MaterialPropertyBlock (_SegmentationColor); texels of alpha-cutout textures below 0.3 are
-// discarded so cut-out geometry keeps its real outline. No lighting, no fog, no blending.
+// MaterialPropertyBlock (_SegmentationColor). A texel is discarded only where its alpha is below
+// the object's own material's _Cutoff, so cut-out geometry keeps its real outline while opaque
+// materials (whose albedo alpha may hold smoothness, and which have no _Cutoff: it reads 0) are
+// drawn whole, as GPTNT's segmentation shader does. No lighting, no fog, no blending.
 Shader "Gptnt/Segmentation"
 {
     Properties
@@ -23,6 +25,9 @@ Shader "Gptnt/Segmentation"
 
             sampler2D _MainTex;
             float4 _MainTex_ST;
+            // Not in Properties on purpose: a replacement shader takes it from each object's own
+            // material, and a material without one leaves it 0 (nothing discarded).
+            float _Cutoff;
             fixed4 _SegmentationColor;
 
             struct appdata { float4 vertex : POSITION; float2 uv : TEXCOORD0; };
@@ -38,7 +43,7 @@ Shader "Gptnt/Segmentation"
 
             fixed4 frag(v2f i) : SV_Target
             {
-                clip(tex2D(_MainTex, i.uv).a - 0.3);
+                clip(tex2D(_MainTex, i.uv).a - _Cutoff);
                 return fixed4(_SegmentationColor.rgb, 1);
             }
             ENDCG

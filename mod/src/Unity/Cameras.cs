@@ -7,14 +7,17 @@ namespace Gptnt.Mod.Unity
     /// The two extra cameras of the mod (docs/protocol.md §3): a duplicate of the game camera that
     /// renders the frame buffer's images, and a segmentation camera that renders only the objects
     /// put on <see cref="SegmentationLayer"/>, each flat in its colour through a replacement
-    /// shader (unlit, alpha cutout), on black, without anti-aliasing. Both render into W×H
+    /// shader (unlit, cut out at each material's own _Cutoff), on black, without anti-aliasing. Both render into W×H
     /// textures, so frames, masks and click coordinates share one pixel grid. Images come back as
     /// RGB24, rows bottom-to-top, exactly what /buffer sends.
     /// </summary>
     public sealed class Cameras
     {
-        /// <summary>A layer the game leaves empty; objects visit it only during a mask render.</summary>
-        public const int SegmentationLayer = 30;
+        /// <summary>
+        /// The layer the game leaves free (GPTNT's segmentation camera uses it too); objects visit
+        /// it only during a mask render.
+        /// </summary>
+        public const int SegmentationLayer = 31;
         const string ColorProperty = "_SegmentationColor";
 
         readonly int _width, _height;
