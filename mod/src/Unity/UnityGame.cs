@@ -24,14 +24,13 @@ namespace Gptnt.Mod.Unity
         {
             public static readonly GameMember PlayDelay = Reflect.Field("SimonComponent", "PlaySequenceDelay");
             public static readonly GameMember PassDelay = Reflect.Field("SimonComponent", "PassSequenceDelay");
+            /// <summary>The coroutine Simon Says replays its sequence with (Unity starts it by name).</summary>
+            public static readonly GameMember Replay = Reflect.Method("SimonComponent", "PlaySequence");
             public static readonly GameMember IndicatorsOn = Reflect.Method("StrikeIndicator", "SetAllIndicatorsOn");
             // evidence: BombComponent's own pass routine (status light, solve count, bomb-solved
             // event), the one Twitch Plays' force-solve calls; GPTNT's mod calls KMBombModule.HandlePass
             public static readonly GameMember HandlePass = Reflect.Method("BombComponent", "HandlePass");
         }
-
-        /// <summary>The coroutine Simon Says replays its sequence with (started by name).</summary>
-        const string SimonReplay = "PlaySequence";
 
         sealed class Target : ITarget
         {
@@ -181,8 +180,16 @@ namespace Gptnt.Mod.Unity
             StrikeIndicator indicator = bomb.StrikeIndicator;
             if (indicator == null) return;
             indicator.StopAllCoroutines();
-            var reading = new Reading();
-            reading.Get(Members.IndicatorsOn, indicator, "strikeIndicator", indicator.RedColour);
+            Call(Members.IndicatorsOn, indicator, indicator.RedColour);
+        }
+
+        /// <summary>
+        /// Call a game method read by name; a missing one does nothing here (the start-up check
+        /// logged it) and one that throws does not break the game's own event that called us.
+        /// </summary>
+        static void Call(GameMember method, object target, params object[] args)
+        {
+            new Reading().Get(method, target, method.Name, args);
         }
 
         /// <summary>
@@ -218,7 +225,7 @@ namespace Gptnt.Mod.Unity
         {
             BombComponent component = Solvable()[moduleIndex];
             // The game's own pass path: status light, solve count and the bomb-solved event.
-            new Reading().Get(Members.HandlePass, component, "solve");
+            Call(Members.HandlePass, component);
             return component.name;
         }
 
@@ -309,7 +316,7 @@ namespace Gptnt.Mod.Unity
             Members.PlayDelay.TryWrite(simon, 1f);
             Members.PassDelay.TryWrite(simon, 1f);
             simon.StopAllCoroutines();
-            simon.StartCoroutine(SimonReplay, 1f);
+            simon.StartCoroutine(Members.Replay.Name, 1f);
         }
 
         /// <summary>
