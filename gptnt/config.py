@@ -124,8 +124,9 @@ class TimingConfig(_Section):
     up to a few backend calls)."""
     turn_timeout_s: float | None = Field(None, gt=0)
     """Wall seconds one player turn may take, for every player; unset: a model player's own
-    ``turn_timeout_s`` (its player config), ``gptnt.services.manager.api.SCRIPTED_TURN_S`` for a
-    scripted player."""
+    ``turn_timeout_s`` (its player config), ``gptnt.services.manager._budget.SCRIPTED_TURN_S``
+    for a scripted player. Every other deadline of the turn and of the episode is derived from
+    the turns' (``Budget``; ``gptnt config show --mission ID`` prints them)."""
     stop_timeout_s: float = Field(5.0, gt=0)
     """Wall seconds the services get to stop when asked, before they are terminated."""
     idle_sleep_s: float = Field(0.5, ge=0)
@@ -133,8 +134,6 @@ class TimingConfig(_Section):
     step_sleep_s: float = Field(0.0, ge=0)
     """sync: wall seconds slept after each ``/timestep`` (GPTNT slept 3 so the real game could
     animate; the simulator's ``/timestep`` is complete when it returns)."""
-    wall_limit_s: float | None = Field(None, gt=0)
-    """Wall seconds one whole episode may take; unset: 3 × the mission's time limit + 120."""
 
 
 class BusConfig(_Section):

@@ -3,10 +3,15 @@
 ``urllib`` accepts almost anything (``localhost:8085`` parses as scheme ``localhost``; a port of
 99999 fails only when read), so a typo would otherwise surface minutes later, deep inside a
 service. ``url_problem`` says in a few words what is wrong, for a one-line error.
+
+A URL may also carry a secret (``http://user:SECRET@proxy/v1``, ``?key=…``): ``scrub_url`` and
+``scrub_text`` are the one place such secrets are removed before a URL or a provider's message
+reaches a record, a log line, a command line or the report.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from urllib.parse import urlsplit
 
@@ -32,3 +37,56 @@ def url_problem(url: str, schemes: Collection[str], *, needs_host: bool = True) 
     if port == 0:
         return "has a port outside 1–65535"
     return None
+
+
+# ----------------------------------------------------------------------------- secrets
+
+SECRET_PARAMS = frozenset(
+    {"key", "api_key", "apikey", "api-key", "token", "access_token", "auth", "secret",
+     "password", "sig", "signature", "code"}
+)  # fmt: skip
+"""Query parameters whose value is taken for a credential (``?key=…`` is Google's API key)."""
+HIDDEN = "***"
+
+_USERINFO = re.compile(r"(?P<scheme>\b[a-zA-Z][a-zA-Z0-9+.-]*://)[^/\s@\"'<>]+@")
+_QUERY_SECRET = re.compile(
+    r"(?P<name>[?&;](?:" + "|".join(re.escape(p) for p in sorted(SECRET_PARAMS)) + r")=)"
+    r"[^&#\s\"'<>]+",
+    re.IGNORECASE,
+)
+_CREDENTIAL = re.compile(r"\b(?:sk|pk|rk)-[A-Za-z0-9*_\-]{4,}|\bBearer\s+[^\s\"',]+")
+"""Anything shaped like an API key or an ``Authorization`` value in free text."""
+
+
+def scrub_url(url: str) -> str:
+    """``url`` fit for records, logs and argv: userinfo (``user:SECRET@``) and credential query
+    parameters (``?key=…``, ``&token=…``) replaced by ``***``; everything else as given."""
+    return scrub_text(url)
+
+
+def url_secrets(url: str | None) -> tuple[str, ...]:
+    """The secret parts of ``url`` (its userinfo and credential query values), to scrub from
+    any text that might repeat them."""
+    if not url:
+        return ()
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return ()
+    # A lone user name is a token (``https://TOKEN@host``); beside a password it is a name.
+    found = [parts.password] if parts.password else [parts.username] if parts.username else []
+    for pair in re.split(r"[&;]", parts.query):
+        name, _, value = pair.partition("=")
+        if name.lower() in SECRET_PARAMS and value:
+            found.append(value)
+    return tuple(found)
+
+
+def scrub_text(text: str, known: Collection[str] = ()) -> str:
+    """``text`` with every secret in ``known`` (a key, a URL's password) and anything shaped like
+    one (URL userinfo, ``key=`` parameters, ``sk-…``, ``Bearer …``) replaced by ``***``."""
+    for secret in sorted((s for s in known if len(s) >= 4), key=len, reverse=True):
+        text = text.replace(secret, HIDDEN)
+    text = _USERINFO.sub(lambda m: f"{m['scheme']}{HIDDEN}@", text)
+    text = _QUERY_SECRET.sub(lambda m: f"{m['name']}{HIDDEN}", text)
+    return _CREDENTIAL.sub(HIDDEN, text)

@@ -51,7 +51,7 @@ def _mission(time_limit: int) -> Mission:
 def _player(path: Path, standin: Standin, seat: str) -> str:
     path.write_text(
         f"model: openai:standin\nbase_url: {standin.url}/{seat}/v1\napi_key_env: {KEY_ENV}\n"
-        "image_size: [320, 240]\ntransport_retries: 1\ntimeout_s: 60\nturn_timeout_s: 120\n"
+        "image_size: [320, 240]\ntransport_retries: 1\nturn_timeout_s: 120\n"
     )
     return str(path)
 

@@ -10,6 +10,7 @@ import typer
 
 if TYPE_CHECKING:
     from gptnt.config import Layered
+    from gptnt.services.manager import Budget
 
 ConfigFile = Annotated[
     Path | None,
@@ -66,9 +67,20 @@ def show(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print {key: {value, source}} as JSON.")
     ] = False,
+    mission: Annotated[
+        str | None,
+        typer.Option(
+            help="Also print the time budget of an episode of this mission: every "
+            "deadline, derived from the players in force (players.defuser/expert) "
+            "and the settings."
+        ),
+    ] = None,
+    mode: Annotated[
+        str | None, typer.Option(help="With --mission: sync or async; default both.")
+    ] = None,
 ) -> None:
     """Print every setting in force, its value and the layer that set it
-    (default < file < env < flag)."""
+    (default < file < env < flag); with --mission, the episode's time budget too."""
     from rich.table import Table
 
     from gptnt.cli._console import make_console
@@ -76,8 +88,11 @@ def show(
 
     layered = load_config(config, flags=parse_sets(set_ or []))
     rows = layered.rows()
+    budgets = _budgets(layered, mission, mode) if mission is not None else []
     if as_json:
-        document = {k: {"value": v, "source": s} for k, v, s in rows}
+        document: dict[str, object] = {k: {"value": v, "source": s} for k, v, s in rows}
+        for budget in budgets:
+            document[f"budget.{budget.mode}"] = budget.model_dump()
         typer.echo(json.dumps(document, indent=2, default=str))
         return
     table = Table(title="gptnt configuration")
@@ -85,7 +100,36 @@ def show(
         table.add_column(column)
     for key, value, source in rows:
         table.add_row(key, "unset" if value is None else str(value), source)
-    make_console().print(table)
+    console = make_console()
+    console.print(table)
+    for budget in budgets:
+        times = Table(title=f"time budget: mission {mission}, {budget.mode} (wall seconds)")
+        for column in ("deadline", "value", "derived from"):
+            times.add_column(column)
+        for what, value, how in budget.rows():
+            times.add_row(what, f"{value:g}", how)
+        console.print(times)
+
+
+def _budgets(layered: Layered, mission: str, mode: str | None) -> list[Budget]:
+    """The time budget of an episode of ``mission`` with the players in force, per mode."""
+    from gptnt.errors import ConfigError
+    from gptnt.missions import get_mission
+    from gptnt.players.seats import resolve_lineup
+    from gptnt.protocol import MODES
+    from gptnt.services.manager import Budget, EpisodeSettings
+
+    if mode is not None and mode not in MODES:
+        raise ConfigError(f"--mode {mode!r}: use sync or async")
+    cfg = layered.config
+    found = get_mission(mission)
+    lineup = resolve_lineup(cfg.players.defuser, cfg.players.expert, read_manual=False)
+    settings = EpisodeSettings.from_config(cfg)
+    return [
+        Budget.of([c for c in lineup if c is not None], m, found.config, settings,  # type: ignore[arg-type]
+                  settings.game, settings.launch)
+        for m in ((mode,) if mode else MODES)
+    ]  # fmt: skip
 
 
 def register(app: typer.Typer) -> None:

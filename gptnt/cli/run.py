@@ -322,7 +322,13 @@ def run(
 
     from gptnt.cli._console import make_console
     from gptnt.services.bus import redis_url as resolve_redis
-    from gptnt.services.manager import EpisodeSettings, EpisodeSpec, Interrupt, play_episode
+    from gptnt.services.manager import (
+        EpisodeSettings,
+        EpisodeSpec,
+        Interrupt,
+        check_turns,
+        play_episode,
+    )
 
     spec = EpisodeSpec.make(
         mission_obj.id, mode, solo or cfg.players.defuser, cfg.players.expert,  # type: ignore[arg-type]
@@ -330,6 +336,7 @@ def run(
         clock=clock, latency=latency,  # type: ignore[arg-type]
     )  # fmt: skip
     settings = EpisodeSettings.from_config(cfg)
+    check_turns(lineup, settings)  # every turn leaves its model call time (the Budget)
     if cfg.game.record is not None:  # the game service may run in another directory
         game = settings.game.model_copy(update={"record": cfg.game.record.resolve()})
         settings = settings.model_copy(update={"game": game})

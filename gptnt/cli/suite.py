@@ -407,7 +407,7 @@ def suite_run(
     from gptnt.preflight import Needs, preflight
     from gptnt.records import Ledger, RunInfo, write_run_info
     from gptnt.services.bus import redis_url as resolve_redis
-    from gptnt.services.manager import EpisodeSettings, player_infos
+    from gptnt.services.manager import EpisodeSettings, check_turns, player_infos
     from gptnt.services.manager._queue import Job
     from gptnt.services.manager.api import player_slug
     from gptnt.suites import plan
@@ -436,6 +436,8 @@ def suite_run(
     names = list(dict.fromkeys(n for ep in episodes for n in (ep.defuser, ep.expert) if n))
     run = run_name or f"suite-{suite.name}-{'-'.join(player_slug(n) for n in names)}"
     settings = EpisodeSettings.from_config(cfg, suite=True)
+    for spec in lineups.values():  # every turn leaves its model call time (the Budget)
+        check_turns(spec.lineup(), settings)
     run_dir = out / run
     ledger = Ledger(run_dir)
     ledger.reconcile()

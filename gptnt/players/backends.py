@@ -2,14 +2,17 @@
 
 A ``ChatRequest`` (our provider-neutral form, ``conversation.py``) becomes pydantic-ai messages
 and goes out through ``pydantic_ai.direct.model_request``: no agent, no tools, no streaming, no
-output validation and so no output retries (a bad answer is feedback, not a retry). The provider
-SDK's own retries, which cover only 429, 5xx, timeouts and dropped connections, are the
-transport retries (``PlayerConfig.transport_retries``).
+output validation and so no output retries (a bad answer is feedback, not a retry). The
+transport retries (``PlayerConfig.transport_retries``) are ours, not the SDK's: only for a
+transient failure (429, 5xx, no answer, a body that is not the API's), after the provider's
+``Retry-After``, and only within the call's deadline (the turn's budget, ``Budget`` in
+``gptnt.services.manager``); every failed attempt's status is in ``CallRecord.attempts``.
 
 A call never raises for a provider's failure: the reply says ``failure="content_filter"`` (the
 provider refused the content; the caller applies the paper's rephrase treatment, H) or
 ``failure="provider_error"`` (the turn is lost; the model is told on its next turn), which
-includes payloads that cannot be read (no JSON, ``"choices": []``). The text that is kept is
+includes payloads that cannot be read (no JSON, ``"choices": []``). The player's own secrets
+(its key, its URL's password) are scrubbed from the reply and the error. The text that is kept is
 valid Unicode and at most ``OUTPUT_CAP_CHARS`` long (``gptnt.players._text``): a 5 MB answer
 would otherwise be resent on every later turn and stored whole in the record.
 
@@ -19,7 +22,10 @@ so a test can never reach a paid API.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import ipaddress
+import math
 import os
 import time
 from dataclasses import dataclass
@@ -31,6 +37,7 @@ from urllib.parse import urlparse
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
+from gptnt.endpoints import HIDDEN, scrub_text, url_secrets
 from gptnt.errors import PlayerConfigError
 from gptnt.players._text import OUTPUT_CAP_CHARS, keep
 from gptnt.players.config import PlayerConfig
@@ -129,6 +136,9 @@ class CallRecord(BaseModel):
 
     status: int | None = None
     """The provider's HTTP status of a failed call; ``None`` when no answer came (unreachable)."""
+    attempts: tuple[int | None, ...] = ()
+    """The status of every failed attempt of this call, in order (``None``: no answer), also
+    when a later attempt answered."""
 
 
 @dataclass(frozen=True)
@@ -175,45 +185,81 @@ class ModelBackend:
         check_endpoint(config)
         self.config = config
         self.cache_points = config.provider in CACHE_POINT_PROVIDERS
-        self._model = _build_model(config)
+        key = api_key(config)
+        self._model = _BUILDERS[config.provider](config, key)
         prices = load_prices() if prices is None else prices
         self._price = prices.get(config.model_name)
         self._settings = _settings(config)
+        secrets = {s for s in (key, *url_secrets(config.base_url)) if len(s) >= 4 and s != NO_KEY}
+        self._secrets = tuple(sorted(secrets, key=len, reverse=True))
 
-    async def complete(self, request: ChatRequest) -> ModelReply:
-        """Send one request; never raises for the provider's failures."""
-        from pydantic_ai import exceptions
-        from pydantic_ai.direct import model_request
+    async def complete(
+        self, request: ChatRequest, *, deadline_s: float | None = None
+    ) -> ModelReply:
+        """Send one request within ``deadline_s`` wall seconds (every attempt and every wait
+        between attempts; default: the player's whole ``turn_timeout_s``, as outside an
+        episode); never raises for the provider's failures.
 
+        Attempts are ours, not the SDK's (its own retries are off): a transient failure (429,
+        408, 409, 5xx, no answer, a body that is not the API's) is tried again, up to
+        ``transport_retries`` times, after the provider's ``Retry-After`` or a short backoff,
+        only while the deadline leaves time for the wait and ``MIN_ATTEMPT_S`` more.
+        """
+        budget = self.config.turn_timeout_s if deadline_s is None else deadline_s
         requested_at = datetime.now(UTC)
         start = time.monotonic()
-        try:
-            response = await model_request(
-                self._model, to_pydantic_ai(request), model_settings=self._settings
-            )
-        except exceptions.ContentFilterError as err:
-            return self._failed(requested_at, start, "content_filter", str(err), _status(err))
-        except (exceptions.ModelAPIError, exceptions.UnexpectedModelBehavior) as err:
-            failure: Failure = "content_filter" if _filtered(err) else "provider_error"
-            error = f"{type(err).__name__}: {err}"
-            if failure == "provider_error" and _malformed(err):
-                error = f"{MALFORMED}: {error}"
-            return self._failed(requested_at, start, failure, error, _status(err))
-        except (IndexError, KeyError, TypeError, AttributeError) as err:
-            # pydantic-ai reads the payload as the provider documents it (``choices[0]``); a
-            # payload that breaks that reading (``"choices": []``) is the provider's fault.
-            error = f"{MALFORMED}: {type(err).__name__}: {err}"
-            return self._failed(requested_at, start, "provider_error", error)
-        raw = "".join(p.content for p in response.parts if getattr(p, "part_kind", "") == "text")
-        kept = keep(raw)
+        end = start + budget
+        messages = to_pydantic_ai(request)
+        statuses: list[int | None] = []
+        failed: _Failure | None = None
+        for attempt in range(self.config.transport_retries + 1):
+            left = end - time.monotonic()
+            if left <= 0:
+                break
+            try:
+                async with asyncio.timeout(left):
+                    response = await _request(self._model, messages, self._settings, left)
+            except TimeoutError:
+                failed = _Failure("provider_error", f"no answer within the call's {budget:g} s")
+            except Exception as err:  # noqa: BLE001 - every failure of the call is a reply
+                failed = _failure(err)
+            else:
+                return self._replied(response, requested_at, start, tuple(statuses))
+            statuses.append(failed.status)
+            if not failed.transient or attempt == self.config.transport_retries:
+                break
+            wait = failed.retry_after if failed.retry_after is not None else _backoff(attempt)
+            left = end - time.monotonic()
+            if wait + MIN_ATTEMPT_S > left:
+                if failed.retry_after is not None:
+                    failed = failed.later(
+                        f"Retry-After {wait:g} s leaves no time within the call's {budget:g} s"
+                    )
+                break
+            await asyncio.sleep(wait)
+        if failed is None:  # no time at all to try (a zero budget)
+            failed = _Failure("provider_error", f"no time left within the call's {budget:g} s")
+        return self._failed(requested_at, start, failed, tuple(statuses))
+
+    def _replied(
+        self,
+        response: object,
+        requested_at: datetime,
+        start: float,
+        statuses: tuple[int | None, ...],
+    ) -> ModelReply:
+        parts = getattr(response, "parts", [])
+        raw = "".join(p.content for p in parts if getattr(p, "part_kind", "") == "text")
+        kept = keep(self._scrub(raw))
         text = kept.text
+        got = response.usage  # type: ignore[attr-defined]
         usage = Usage(
-            input_tokens=response.usage.input_tokens,
-            output_tokens=response.usage.output_tokens,
-            cache_read_tokens=response.usage.cache_read_tokens,
-            cache_write_tokens=response.usage.cache_write_tokens,
+            input_tokens=got.input_tokens,
+            output_tokens=got.output_tokens,
+            cache_read_tokens=got.cache_read_tokens,
+            cache_write_tokens=got.cache_write_tokens,
         )
-        finish = response.finish_reason
+        finish = response.finish_reason  # type: ignore[attr-defined]
         record = CallRecord(
             model=self.config.model,
             requested_at=requested_at,
@@ -224,16 +270,23 @@ class ModelBackend:
             finish_reason=finish,
             failure="content_filter" if finish == "content_filter" else None,
             output_chars=kept.original_chars,
+            attempts=statuses,
         )
         return ModelReply(text, finish, record)
+
+    def _scrub(self, text: str) -> str:
+        """``text`` without this player's own secrets (its key, its URL's password): a server
+        that echoes them back must not put them into the records or the next request."""
+        for secret in self._secrets:
+            text = text.replace(secret, HIDDEN)
+        return text
 
     def _failed(
         self,
         requested_at: datetime,
         start: float,
-        failure: Failure,
-        error: str,
-        status: int | None = None,
+        failed: _Failure,
+        statuses: tuple[int | None, ...],
     ) -> ModelReply:
         record = CallRecord(
             model=self.config.model,
@@ -243,11 +296,83 @@ class ModelBackend:
             usage=Usage(),
             cost_usd=0.0 if self._price else None,
             finish_reason=None,
-            failure=failure,
-            error=error[:500],
-            status=status,
+            failure=failed.failure,
+            error=scrub_text(failed.error, self._secrets)[:500],
+            status=failed.status,
+            attempts=statuses,
         )
         return ModelReply("", None, record)
+
+
+MIN_ATTEMPT_S = 1.0
+"""Wall seconds a retry must still have after its wait, or it is not made."""
+RETRY_STATUSES = frozenset({408, 409, 429})
+"""Statuses (besides 5xx) that say "try again" (as the provider SDKs treat them)."""
+
+
+def _backoff(attempt: int) -> float:
+    """Seconds before retry ``attempt + 1`` when the provider names none: 0.5, 1, 2, … 8."""
+    return min(8.0, 0.5 * 2**attempt)
+
+
+@dataclass(frozen=True)
+class _Failure:
+    """One failed attempt, as the backend classifies it."""
+
+    failure: Failure
+    error: str
+    status: int | None = None
+    transient: bool = True
+    """Worth another attempt: the same request may well succeed."""
+    retry_after: float | None = None
+
+    def later(self, why: str) -> _Failure:
+        return _Failure(self.failure, f"{self.error}; {why}", self.status, False, self.retry_after)
+
+
+def _failure(err: Exception) -> _Failure:
+    """What an exception of ``model_request`` says about the provider."""
+    from pydantic_ai import exceptions
+
+    status = _status(err)
+    if isinstance(err, exceptions.ContentFilterError):
+        return _Failure("content_filter", str(err), status, transient=False)
+    if isinstance(err, (exceptions.ModelAPIError, exceptions.UnexpectedModelBehavior)):
+        if _filtered(err):
+            return _Failure("content_filter", f"{type(err).__name__}: {err}", status, False)
+        error = f"{type(err).__name__}: {err}"
+        if _malformed(err):
+            return _Failure("provider_error", f"{MALFORMED}: {error}", status)
+        transient = status is None or status >= 500 or status in RETRY_STATUSES
+        return _Failure("provider_error", error, status, transient, _retry_after(err))
+    if isinstance(err, (IndexError, KeyError, TypeError, AttributeError, ValueError)):
+        # pydantic-ai reads the payload as the provider documents it (``choices[0]``); a
+        # payload that breaks that reading (``"choices": []``) is the provider's fault.
+        return _Failure("provider_error", f"{MALFORMED}: {type(err).__name__}: {err}", status)
+    # Anything else the HTTP stack raises (a reset, a protocol error): no answer came.
+    return _Failure("provider_error", f"{type(err).__name__}: {err}", None)
+
+
+def _retry_after(err: Exception) -> float | None:
+    """The seconds the provider asked to wait (``Retry-After``, whole or fractional), if any."""
+    after = getattr(err, "retry_after", None)
+    if after is None:
+        headers = getattr(err, "headers", None) or {}
+        with contextlib.suppress(TypeError, ValueError):
+            after = float(headers.get("retry-after", ""))
+    if isinstance(after, (int, float)) and math.isfinite(after) and after >= 0:
+        return float(after)
+    return None
+
+
+async def _request(
+    model: object, messages: list[object], settings: dict[str, object], left: float
+) -> object:
+    """One attempt, with the SDK's own retries off and its timeout the time left."""
+    from pydantic_ai.direct import model_request
+
+    attempt = {**settings, "timeout": left, "max_retries": 0}
+    return await model_request(model, messages, model_settings=attempt)  # type: ignore[arg-type]
 
 
 def to_pydantic_ai(request: ChatRequest) -> list[object]:
@@ -284,8 +409,6 @@ def _content(part: TextPart | ImagePart | CachePoint) -> object:
 def _settings(config: PlayerConfig) -> dict[str, object]:
     settings: dict[str, object] = {
         "max_tokens": config.max_tokens,
-        "timeout": config.timeout_s,
-        "max_retries": config.transport_retries,
         # Our system prompt goes out exactly as written, identical on every request.
         "framing_announcement": "never",
     }
@@ -320,11 +443,6 @@ def api_key(config: PlayerConfig) -> str:
     )
 
 
-def _build_model(config: PlayerConfig) -> object:
-    """The pydantic-ai model for ``config`` (one builder per provider)."""
-    return _BUILDERS[config.provider](config, api_key(config))
-
-
 def _openai(config: PlayerConfig, api_key: str) -> object:
     from pydantic_ai.models.openai import OpenAIChatModel
     from pydantic_ai.providers.openai import OpenAIProvider
@@ -352,10 +470,19 @@ def _google(config: PlayerConfig, api_key: str) -> object:
 _BUILDERS = {"openai": _openai, "vllm": _openai, "anthropic": _anthropic, "google": _google}
 
 
-def _status(err: Exception) -> int | None:
-    """The HTTP status of a provider's failure, if it answered at all."""
-    status = getattr(err, "status_code", None)
-    return status if isinstance(status, int) else None
+def _status(err: BaseException) -> int | None:
+    """The HTTP status of a provider's failure, if it answered at all (also when the SDK's
+    own error, the cause of pydantic-ai's, is the one that knows it)."""
+    seen: BaseException | None = err
+    for _ in range(4):  # the error, its cause, and theirs: never a cycle
+        if seen is None:
+            return None
+        for holder in (seen, getattr(seen, "response", None)):
+            status = getattr(holder, "status_code", None)
+            if isinstance(status, int):
+                return status
+        seen = seen.__cause__ or seen.__context__
+    return None
 
 
 def _filtered(err: Exception) -> bool:

@@ -19,6 +19,7 @@ from pydantic import (
     ValidationError,
     ValidationInfo,
     field_validator,
+    model_validator,
 )
 
 from gptnt.endpoints import url_problem
@@ -87,19 +88,31 @@ class PlayerConfig(BaseModel):
     """The model's input window in tokens; the context is truncated to fit. ``None``: never."""
     tokens_per_image: int = Field(500, ge=0)
     """Estimated input tokens of one image at ``image_size`` (for truncation)."""
-    timeout_s: float = Field(120.0, gt=0)
-    """Wall-clock deadline of one model call, in seconds."""
     turn_timeout_s: float = Field(180.0, gt=0)
     """Wall-clock deadline of one whole turn of this player (observe, model call with its
-    transport retries, dispatch), in seconds: the one deadline the manager waits on. A turn
-    that overruns it ends the episode as crashed."""
+    transport retries, dispatch), in seconds: the one deadline the manager waits on, and the
+    budget every other deadline of the turn is derived from (the model call gets what the
+    turn's other waits leave: ``Budget`` in ``gptnt.services.manager``). A turn that overruns
+    it ends the episode as crashed."""
     transport_retries: int = Field(3, ge=0)
-    """Retries with backoff for 429, 5xx, timeouts and connection errors only."""
+    """Retries of a transient failure only (429, 5xx, no answer, a body that is not the API's),
+    after the provider's ``Retry-After`` or a backoff, while the call's budget lasts."""
     first_token_s: float = Field(TOKENS_FIRST_TOKEN_S, gt=0)
     """Virtual clock, ``tokens`` latency model: seconds to the first output token
     (``gptnt.players.clock``)."""
     seconds_per_token: float = Field(TOKENS_SECONDS_PER_TOKEN, ge=0)
     """Virtual clock, ``tokens`` latency model: seconds per output token."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_call_timeout(cls, data: object) -> object:
+        if isinstance(data, dict) and "timeout_s" in data:
+            raise ValueError(
+                "timeout_s is no longer a setting: a model call's deadline is derived from "
+                "turn_timeout_s (see `gptnt config show`); drop timeout_s"
+            )
+        return data
+
     serve: VllmServe | None = None
     """For ``vllm:`` models: how ``gptnt vllm`` starts the server."""
 

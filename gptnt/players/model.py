@@ -69,8 +69,12 @@ class ModelPolicy:
         manual: Sequence[PageLike] = (),
         backend: ModelBackend | None = None,
         step_seconds: float = 3.0,
+        call_s: float | None = None,
     ) -> None:
         self.name = config.name or config.model
+        self.call_s = call_s
+        """Wall seconds one model call may take, retries and waits included (the episode's
+        ``Budget``); ``None``: the whole ``turn_timeout_s`` (a player outside an episode)."""
         self.config = config
         self.seat = seat
         self.interaction = config.interaction_spec
@@ -107,7 +111,7 @@ class ModelPolicy:
             attachments = seen.attachments
             self._previous = seen.newest
         request = self.conversation.request(text, attachments)
-        reply = await self.backend.complete(request)
+        reply = await self.backend.complete(request, deadline_s=self.call_s)
         call = reply.record
         if reply.failure == "content_filter":
             # The refused content must not stay in context, or every later call is refused too.

@@ -175,9 +175,15 @@ def resolve_lineup(
 
 
 def build_policy(
-    choice: SeatChoice, *, mode: Mode = "sync", seed: int = 0, step_seconds: float = 3.0
+    choice: SeatChoice,
+    *,
+    mode: Mode = "sync",
+    seed: int = 0,
+    step_seconds: float = 3.0,
+    call_s: float | None = None,
 ) -> Policy:
-    """The ``Policy`` of a resolved choice (a scripted policy or a ``ModelPolicy``)."""
+    """The ``Policy`` of a resolved choice (a scripted policy or a ``ModelPolicy`` whose calls
+    each get ``call_s`` wall seconds, the episode's budget for them)."""
     from gptnt.players.scripted import scripted_policy
 
     if choice.kind == "scripted":
@@ -198,8 +204,9 @@ def build_policy(
             )
         pages = tuple(manual.pages)
     return ModelPolicy(
-        choice.config, choice.seat, mode=mode, manual=pages, step_seconds=step_seconds
-    )
+        choice.config, choice.seat, mode=mode, manual=pages, step_seconds=step_seconds,
+        call_s=call_s,
+    )  # fmt: skip
 
 
 def prompt_hash(

@@ -16,8 +16,6 @@ player is told at the start of its next turn (``TurnInput.feedback``).
 
 from __future__ import annotations
 
-import os
-import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -149,7 +147,7 @@ async def play_turn(
                                       x_pos=wire.x_pos, y_pos=wire.y_pos)  # fmt: skip
             result = await act(wire, dispatch)
     player.feedback = tuple(issues)
-    tokens, cost, failed = _call_facts(decision.call, policy)
+    tokens, cost, failed = _call_facts(decision.call)
     return TurnEvent(
         role=player.role, turn=turn, started_at=started, dispatched_at=time.time(),
         seconds_remaining=sight.seconds_remaining if sight else None,
@@ -162,6 +160,7 @@ async def play_turn(
                for a in decision.shown],
         tokens=tokens, cost_usd=cost, latency_s=latency, failed_call=failed,
         game_time=at, dispatch_game_time=dispatch, restored=decision.restored,
+        call_attempts=list(decision.call.attempts) if decision.call else [],
     )  # fmt: skip
 
 
@@ -180,32 +179,25 @@ def _look(sight: Sight, player: Player) -> tuple[Observation, list[str], str | N
     return Observation(frames, marks, privileged, kind), hashes, mask_hash
 
 
-def _call_facts(call: CallRecord | None, policy: Policy) -> tuple[Tokens, float, FailedCall | None]:
+def _call_facts(call: CallRecord | None) -> tuple[Tokens, float, FailedCall | None]:
     """A model call's tokens, cost and failure, for the record (nothing for a scripted turn)."""
     if call is None:
         return Tokens(), 0.0, None
     usage = call.usage
     tokens = Tokens(input=usage.input_tokens, output=usage.output_tokens,
                     cache_read=usage.cache_read_tokens, cache_write=usage.cache_write_tokens)  # fmt: skip
-    return tokens, call.cost_usd or 0.0, _failed(call, policy)
+    return tokens, call.cost_usd or 0.0, _failed(call)
 
 
-# Anything shaped like a credential in a provider's message: "sk-…", "Bearer …", "key=…".
-_SECRETS = re.compile(r"(sk-[A-Za-z0-9*_\-]{4,}|Bearer\s+\S+|(?<=key=)[^&\s\"']+)")
-
-
-def _failed(call: CallRecord, policy: Policy) -> FailedCall | None:
-    """The record of a model call the provider failed, never holding the key."""
+def _failed(call: CallRecord) -> FailedCall | None:
+    """The record of a model call the provider failed (its error already holds no secret:
+    ``ModelBackend`` scrubs it)."""
     if call.failure != "provider_error":
         return None
-    error = call.error or "no message"
-    config = getattr(policy, "config", None)  # a model policy's PlayerConfig
-    key = os.environ.get(config.api_key_env, "") if config and config.api_key_env else ""
-    if len(key) >= 4:
-        error = error.replace(key, "[key]")
     return FailedCall(
-        fault=_fault(call), status=call.status, error=_SECRETS.sub("[key]", error)[:300]
-    )
+        fault=_fault(call), status=call.status, error=(call.error or "no message")[:300],
+        attempts=list(call.attempts),
+    )  # fmt: skip
 
 
 def _fault(call: CallRecord) -> ProviderFault:

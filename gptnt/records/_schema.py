@@ -164,7 +164,8 @@ class ShownImage(_Record):
 
 ProviderFault = Literal["auth", "rate_limited", "server", "unreachable", "refused", "malformed"]
 """How a provider failed a call: refused the key (401/403), 429, 5xx, no answer at all, another
-4xx, or an answer that is not a completion (the turn is lost; the provider is not down)."""
+4xx, or an answer that cannot be a model's reply (HTML, a body that is not the API's JSON, no
+choices). Every one is the provider's failure, never the model's (docs/inputs-and-payloads.md)."""
 
 
 class FailedCall(_Record):
@@ -173,6 +174,7 @@ class FailedCall(_Record):
     fault: ProviderFault
     status: int | None = None  # the provider's HTTP status; None: no HTTP error status
     error: str  # the provider's message, with any credential removed
+    attempts: list[int | None] = Field(default_factory=list)  # each attempt's status, in order
 
 
 class TurnEvent(_Record):
@@ -203,6 +205,9 @@ class TurnEvent(_Record):
     game_time: float | None = None  # virtual clock: game seconds into play at the start (v3)
     dispatch_game_time: float | None = None  # virtual clock: game seconds at dispatch (v3)
     restored: bool = False  # a replay's turn before the fork, restored from its parent (v3)
+    call_attempts: list[int | None] = Field(default_factory=list)
+    """The status of every failed attempt of the turn's model call (``None``: no answer), also
+    when a later attempt answered (a 429, its ``Retry-After`` waited, then the answer)."""
 
 
 class GameStep(_Record):

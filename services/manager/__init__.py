@@ -10,6 +10,7 @@ from gptnt.services.manager._baseline import (
     baseline_spec,
     play_baseline,
 )
+from gptnt.services.manager._budget import Budget, TurnBudget, check_turns
 from gptnt.services.manager._episode import Episode, Interrupt, play_episode, player_infos
 from gptnt.services.manager._faults import ProviderWatch
 from gptnt.services.manager._queue import serve
@@ -18,12 +19,15 @@ from gptnt.services.manager.api import EpisodeSettings, EpisodeSpec
 __all__ = [
     "BASELINE_SIZE",
     "BaselinePlayer",
+    "Budget",
     "Episode",
     "EpisodeSettings",
     "EpisodeSpec",
     "Interrupt",
     "ProviderWatch",
+    "TurnBudget",
     "baseline_spec",
+    "check_turns",
     "play_baseline",
     "play_episode",
     "player_infos",

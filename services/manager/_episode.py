@@ -47,10 +47,11 @@ from gptnt.services.bus import (
 )
 from gptnt.services.game import GameService
 from gptnt.services.game import api as game_api
+from gptnt.services.manager._budget import GRACE_S, Budget
 from gptnt.services.manager._faults import ProviderWatch
 from gptnt.services.manager._launch import Handle, ProcessHandle, TaskHandle, service_module
 from gptnt.services.manager._warm import WarmHandle, warm_server
-from gptnt.services.manager.api import SCRIPTED_TURN_S, EpisodeSettings, EpisodeSpec
+from gptnt.services.manager.api import EpisodeSettings, EpisodeSpec
 from gptnt.services.player import PlayerService, PlayerServiceConfig
 from gptnt.services.player import api as player_api
 from pydantic import BaseModel, TypeAdapter
@@ -59,7 +60,6 @@ from gptnt.config import GameConfig
 from gptnt.errors import BusError, DeadlineExceeded, EpisodeError, GptntError
 from gptnt.missions import Mission, get_mission
 from gptnt.players.clock import VirtualClock
-from gptnt.players.config import PlayerConfig
 from gptnt.players.seats import SeatChoice, prompt_hash
 from gptnt.protocol import BombState, Role
 from gptnt.records import (
@@ -87,7 +87,6 @@ log = logging.getLogger(__name__)
 
 OnTurn = Callable[[EpisodeSpec, TurnEvent], None]
 _WATCH_S = 0.25  # wall seconds between the watchdog's checks for a dead or hung service
-_GRACE_S = 5.0  # wall seconds the turns in flight at game over may take to finish
 
 
 def player_infos(spec: EpisodeSpec) -> list[PlayerInfo]:
@@ -174,7 +173,6 @@ class Episode:
         self._on_turn = on_turn
         self._interrupt = interrupt or Interrupt()
         self._handles: list[Handle] = []
-        self._deadlines: dict[str, float] = {}  # per role: wall seconds one turn may take
         self._providers = ProviderWatch()
         self._turns: dict[str, int] = {"defuser": 0, "expert": 0}
         self._messages: dict[str, int] = {"defuser": 0, "expert": 0}
@@ -190,7 +188,7 @@ class Episode:
     async def run(self) -> Summary:
         players = player_infos(self.spec)  # unknown policy names fail before anything starts
         self._lineup = [c for c in self.spec.lineup() if c is not None]
-        self._deadlines = {c.role: self._turn_deadline(c.config) for c in self._lineup}
+        self.budget = self._budget()  # a turn that leaves its call no time fails here
         if self.dir.exists():  # an attempt cut short by a killed run: start it afresh
             shutil.rmtree(self.dir)
         self.dir.mkdir(parents=True, exist_ok=True)
@@ -211,7 +209,7 @@ class Episode:
                 harness=harness(),
             )
         )  # fmt: skip
-        limit = self.settings.wall_limit_s or 3 * self.mission.config.time_limit + 120
+        limit = self.budget.episode_s
         try:
             async with asyncio.timeout(limit):
                 final = await self._guarded()
@@ -245,11 +243,10 @@ class Episode:
                 await admin.aclose()
         return summary
 
-    def _turn_deadline(self, config: PlayerConfig | None) -> float:
-        """One turn's deadline: the settings' override, else the model player's own."""
-        if self.settings.turn_timeout_s is not None:
-            return self.settings.turn_timeout_s
-        return config.turn_timeout_s if config is not None else SCRIPTED_TURN_S
+    def _budget(self) -> Budget:
+        """Every deadline of this episode (``gptnt.services.manager._budget``)."""
+        s = self.settings
+        return Budget.of(self._lineup, self.spec.mode, self.mission.config, s, s.game, s.launch)
 
     async def _guarded(self) -> BombState | None:
         """Play, racing a watchdog that raises as soon as a service dies, and the interrupt."""
@@ -271,7 +268,7 @@ class Episode:
                 task.cancel()
             # Bounded: a cancelled call must not be able to hold the episode open. Every task
             # is awaited here, so no exception is left unretrieved.
-            await asyncio.wait(tasks, timeout=_GRACE_S)
+            await asyncio.wait(tasks, timeout=GRACE_S)
             for task in tasks:
                 if task.done() and not task.cancelled():
                     task.exception()  # retrieved (raised below where it matters)
@@ -322,6 +319,7 @@ class Episode:
             seat=choice, mode=self.spec.mode, seed=self.spec.policy_seed,
             step_seconds=self._step_seconds, episode_dir=self.dir,
             game_call_s=self.settings.game_call_s, clock=self._clock,
+            call_s=self.budget.turn(choice.role).call_s,
         )  # fmt: skip
 
     @property
@@ -487,7 +485,7 @@ class Episode:
     async def _turn(self, role: Role, *, at: float | None = None) -> player_api.TurnReply:
         n = self._turns[role]
         t0 = time.monotonic()
-        deadline = self._deadlines.get(role, SCRIPTED_TURN_S)
+        deadline = self.budget.turn(role).turn_s
         try:
             reply = await self._rpc.call(
                 role, player_api.TURN, player_api.TurnRequest(turn=n, at=at), player_api.TurnReply,
@@ -583,7 +581,7 @@ class Episode:
                         await game_over.wait()
 
         async def over() -> None:
-            limit = self.mission.config.time_limit / self.mission.config.time_scale + 60
+            limit = self.budget.game_over_s or 0.0
             event = await self._events.wait_for(
                 (game_api.GameOver, game_api.BackendFailed), timeout_s=limit
             )
@@ -601,7 +599,7 @@ class Episode:
             for task in done:
                 task.result()  # a player's error or the backend's failure: crashed
             # Game over: let the turns in flight finish (and be recorded), within a grace period.
-            await asyncio.wait(loops, timeout=_GRACE_S)
+            await asyncio.wait(loops, timeout=GRACE_S)
         finally:
             for task in tasks:
                 task.cancel()

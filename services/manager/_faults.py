@@ -1,10 +1,14 @@
 """Telling a failing provider from a failing model: when model-call failures end an episode.
 
-A model's bad answer is the model's doing and is played on (feedback, a record). A provider
-that cannot be used — the key is refused, the endpoint does not answer, or it keeps answering
-429/5xx after the SDK's own transport retries — says nothing about the model: playing on would
-score the infrastructure as the model's loss. Such an episode ends as ``crashed: provider …``,
-so a suite retries it and never counts it.
+A model's bad answer is the model's doing and is played on (feedback, a record): any
+well-formed completion, whatever its text (empty, another language, an unknown label, a tool
+call, an action cut off by the token limit). Anything that cannot be a model's reply is the
+provider's: the key refused, no answer (a hang, a dropped or reset connection, a truncated
+body), an HTTP error (429, 5xx, other 4xx) after the transport retries, or a body that is not a
+completion (HTML, JSON that is not the API's, ``"choices": []``). Playing on would score the
+infrastructure as the model's loss, so such failures end the episode as ``crashed: provider …``
+with their statuses, and a suite retries it and never counts it. The line between the two is
+written out in docs/inputs-and-payloads.md.
 """
 
 from __future__ import annotations
@@ -19,21 +23,37 @@ CONSECUTIVE_FAILURES = 3
 
 @dataclass
 class ProviderWatch:
-    """Counts each role's consecutive failed model calls. Refused credentials end the episode
-    at once (no retry can succeed); a malformed answer loses its turn but does not count."""
+    """Counts each role's consecutive failed model calls (of every kind: an answer that is not a
+    completion counts like a 5xx). Refused credentials end the episode at once (no retry can
+    succeed)."""
 
     limit: int = CONSECUTIVE_FAILURES
-    _runs: dict[str, int] = field(default_factory=dict)
+    _runs: dict[str, list[FailedCall]] = field(default_factory=dict)
 
     def see(self, role: str, failed: FailedCall | None) -> str | None:
         """Note one turn's call; the episode's crash reason once the provider counts as down."""
-        if failed is None or failed.fault == "malformed":
-            self._runs[role] = 0
+        if failed is None:
+            self._runs[role] = []
             return None
-        run = self._runs[role] = self._runs.get(role, 0) + 1
-        status = "no answer" if failed.status is None else f"HTTP {failed.status}"
+        run = self._runs.setdefault(role, [])
+        run.append(failed)
         if failed.fault == "auth":
-            return f"provider refused the {role}'s credentials ({status}): {failed.error}"
-        if run >= self.limit:
-            return f"provider failed {run} calls of the {role} in a row ({status}): {failed.error}"
+            return f"provider refused the {role}'s credentials ({_status(failed)}): {failed.error}"
+        if len(run) >= self.limit:
+            statuses = ", ".join(_status(f) for f in run[-self.limit :])
+            return (
+                f"provider failed {len(run)} calls of the {role} in a row ({statuses}): "
+                f"{failed.error}"
+            )
         return None
+
+
+def _status(failed: FailedCall) -> str:
+    """One failed call as the crash reason names it: its status (or what came instead), and
+    how many attempts it took when more than one."""
+    if failed.fault == "malformed":
+        what = "not a completion" if failed.status is None else f"HTTP {failed.status} garbage"
+    else:
+        what = "no answer" if failed.status is None else f"HTTP {failed.status}"
+    tries = len(failed.attempts)
+    return f"{what} after {tries} attempts" if tries > 1 else what

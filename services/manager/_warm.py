@@ -34,9 +34,8 @@ from pathlib import Path
 
 from gptnt.services.bus import Service
 from gptnt.services.bus._server import TERMINATE_GRACE_S, die_with_parent
+from gptnt.services.manager._budget import SPAWN_S
 from gptnt.services.manager._launch import exited
-
-_SPAWN_S = 30.0  # wall seconds a fork request may take
 
 # What the forked services import: loaded once, in the server, before any fork. Beyond the
 # entry points, what they import only on first use (the in-process simulator's server and its
@@ -243,8 +242,8 @@ class WarmServer:
                 self._proc.stdin.flush()
             except (OSError, ValueError):  # a broken or closed pipe: the server is gone
                 raise OSError(f"the warm server is gone; cannot start {module}") from None
-        if not await self._until(lambda: ident in self._replies, _SPAWN_S):
-            raise OSError(f"the warm server did not start {module} within {_SPAWN_S:g} s")
+        if not await self._until(lambda: ident in self._replies, SPAWN_S):
+            raise OSError(f"the warm server did not start {module} within {SPAWN_S:g} s")
         reply = self._replies.pop(ident)
         if isinstance(reply, str):
             raise OSError(f"the warm server could not start {module}: {reply}")

@@ -119,11 +119,6 @@ def player_slug(ref: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]", "_", ref)
 
 
-SCRIPTED_TURN_S = 180.0
-"""Wall seconds a scripted player's turn may take (they answer in milliseconds; this bounds a
-hung service, not the policy)."""
-
-
 class EpisodeSettings(TimingConfig):
     """How episodes are run: the manager's waits and pacing (the fields of
     ``gptnt.config.TimingConfig``, with their one default there), the game section it hands

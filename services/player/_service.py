@@ -35,8 +35,9 @@ class PlayerService:
     ) -> None:
         role = config.seat.role
         policy = build_policy(
-            config.seat, mode=config.mode, seed=config.seed, step_seconds=config.step_seconds
-        )
+            config.seat, mode=config.mode, seed=config.seed, step_seconds=config.step_seconds,
+            call_s=config.call_s,
+        )  # fmt: skip
         self.role = role
         self._redis = redis
         self._keys = keys

@@ -36,6 +36,10 @@ class PlayerServiceConfig(BaseModel):
     """Wall seconds one call to the game service may take (``timing.game_call_s``)."""
     clock: VirtualClock | None = None
     """Async on the virtual clock: the latency model that times the turns; ``None``: wall."""
+    call_s: float | None = Field(gt=0)
+    """Wall seconds one model call may take, its retries and waits included (the episode's
+    ``Budget``: the turn's deadline less the turn's other waits); ``None`` for a scripted
+    player."""
 
 
 class TurnRequest(BaseModel):

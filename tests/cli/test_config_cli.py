@@ -50,11 +50,11 @@ def test_a_yaml_value_overrides_the_default(run_yaml: Path) -> None:
 
 
 def test_an_env_var_overrides_the_yaml_value(run_yaml: Path) -> None:
-    env = {"GPTNT_GAME_WIDTH": "1024", "GPTNT_TIMING_WALL_LIMIT_S": "900"}
+    env = {"GPTNT_GAME_WIDTH": "1024", "GPTNT_TIMING_STOP_TIMEOUT_S": "9"}
     layered = load_config(run_yaml, env=env)
     assert layered.config.game.width == 1024
     assert layered.sources["game.width"] == "env GPTNT_GAME_WIDTH"
-    assert layered.config.timing.wall_limit_s == 900.0
+    assert layered.config.timing.stop_timeout_s == 9.0
     assert layered.config.timing.game_call_s == 20.0  # from the file, no variable set
     assert env_name("timing.game_call_s") == "GPTNT_TIMING_GAME_CALL_S"
 

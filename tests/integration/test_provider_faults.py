@@ -19,7 +19,7 @@ SETTINGS = EpisodeSettings(launch="task", game=GameConfig(width=320, height=240)
 @pytest.mark.parametrize(
     ("status", "turns", "words"),
     [(401, 1, "refused the defuser's credentials (HTTP 401)"),
-     (429, 3, "failed 3 calls of the defuser in a row (HTTP 429)")],
+     (429, 3, "failed 3 calls of the defuser in a row (HTTP 429, HTTP 429, HTTP 429)")],
 )  # fmt: skip
 async def test_a_failing_provider_crashes_the_episode_with_its_status(
     status: int, turns: int, words: str, offline: None, redis_admin_url: str, tmp_path: Path

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from gptnt.services.manager import EpisodeSettings, EpisodeSpec
 from gptnt.services.manager._episode import Episode
-from standin_players import Latency, Standin, player_yaml, start_standin
+from standin_players import Hostile, Latency, Standin, hostile_yaml, player_yaml, start_standin
 
 from gptnt.config import GameConfig
 from gptnt.missions import Mission
@@ -43,15 +43,22 @@ async def test_a_turn_slower_than_five_seconds_is_waited_for(
     assert turns and turns[0].failed_call is None and not turns[0].errors
 
 
-async def test_a_turn_past_the_player_deadline_crashes_the_episode(
+async def test_a_call_that_never_answers_is_cut_by_its_budget_inside_its_turn(
     offline: None, redis_admin_url: str, tmp_path: Path
 ) -> None:
-    standin = Standin(Latency(script=[30.0]))
-    async for running in start_standin(standin):
-        defuser = str(player_yaml(tmp_path / "late.yaml", running, "idle", turn_timeout_s=1.5))
+    """The call's deadline is the turn's less its other waits: a hung provider is cut there
+    (no answer, the provider's failure), and the turn itself never overruns."""
+    settings = SETTINGS.model_copy(update={"game_call_s": 1.0})
+    async for hostile in Hostile().serve():
+        defuser = str(hostile_yaml(tmp_path / "hang.yaml", hostile, "hang", turn_timeout_s=13.5))
         spec = EpisodeSpec.make("Wires-234", "sync", defuser, "idle")
-        episode = Episode(spec, SETTINGS, admin_url=redis_admin_url, run_dir=tmp_path,
+        episode = Episode(spec, settings, admin_url=redis_admin_url, run_dir=tmp_path,
                           mission=_mission(30))  # fmt: skip
         summary = await episode.run()
-    assert summary.outcome == "crashed"
-    assert "defuser turn 0 overran its 1.5 s deadline" in summary.reason
+    assert episode.budget.turn("defuser").call_s == 1.5
+    assert summary.outcome == "crashed" and "overran" not in summary.reason
+    assert "failed 3 calls of the defuser in a row (no answer, no answer, no answer)" in (
+        summary.reason
+    )
+    turns = [e for e in read_events(episode.dir) if e.kind == "turn" and e.role == "defuser"]
+    assert [t.failed_call.fault for t in turns if t.failed_call] == ["unreachable"] * 3
