@@ -40,7 +40,7 @@ public class KMBombInfo : MonoBehaviour
 
 public class KMGameCommands : MonoBehaviour
 {
-    public KMBomb CreateBomb(string missionId, KMGeneratorSetting generatorSettings, GameObject spawnTarget, string seed) { throw KMStub.Never(); }
+    public KMBomb CreateBomb(string missionId, KMGeneratorSetting generatorSettings, GameObject spawnPoint, string seed) { throw KMStub.Never(); }
     public void StartMission(KMMission mission, string seed) { throw KMStub.Never(); }
 }
 
