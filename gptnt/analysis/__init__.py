@@ -18,7 +18,7 @@ from gptnt.analysis._report import (
     write_report,
     write_tables,
 )
-from gptnt.analysis._stats import Mean, Rate, mean, wilson
+from gptnt.analysis._stats import Mean, Rate, cluster_interval, mean, wilson
 from gptnt.analysis._table import Table, text
 from gptnt.analysis._tables import ANALYSES, all_tables
 
@@ -34,6 +34,7 @@ __all__ = [
     "Table",
     "Written",
     "all_tables",
+    "cluster_interval",
     "episode_page",
     "export",
     "load_run",

@@ -31,6 +31,30 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, min(centre - half, p)), min(1.0, max(centre + half, p))
 
 
+CLUSTER_BOMBS = 10
+"""Bombs per module type in the paper's baseline (its ten single-module missions)."""
+
+
+def cluster_interval(
+    per_bomb: Sequence[float], repeats: int, bombs: int = CLUSTER_BOMBS, z: float = Z95
+) -> tuple[float, float]:
+    """The 95 % interval of a module type's rate measured as ``bombs`` bombs × ``repeats``
+    episodes, given the per-bomb rates ``per_bomb`` (one per bomb, each of ``repeats``).
+
+    The episodes of one bomb are not independent draws of the type's rate: the bomb decides
+    much (a Maze path, a Morse word). Its variance is the between-bomb variance over ``bombs``
+    (the spread of ``per_bomb`` less its own binomial noise) plus the binomial variance of
+    ``bombs × repeats`` episodes."""
+    if not per_bomb:
+        return 0.0, 0.0
+    rate = sum(per_bomb) / len(per_bomb)
+    spread = sum((p - rate) ** 2 for p in per_bomb) / len(per_bomb)
+    noise = sum(p * (1 - p) for p in per_bomb) / len(per_bomb) / max(repeats - 1, 1)
+    between = max(spread - noise, 0.0)
+    half = z * math.sqrt(between / bombs + rate * (1 - rate) / (bombs * repeats))
+    return max(0.0, rate - half), min(1.0, rate + half)
+
+
 @dataclass(frozen=True)
 class Rate:
     """``k`` of ``n``, with its 95 % Wilson interval."""

@@ -3,7 +3,11 @@
 The Defuser is the scripted ``random`` player of ``gptnt run``/``suite run`` (the same class,
 seeded by mission, seed and repeat), played in-process against the simulator in sync mode with
 an idle Expert (``gptnt.services.manager.play_baseline``): no Redis and no services, so 11 module types
-× 1,000 episodes take minutes. Every episode is recorded like a served one (``events.jsonl``,
+× 1,000 episodes take minutes. ``--fresh-bombs N`` plays N other bombs per module type (the
+missions' settings with fresh seeds) instead of the missions' ten, for the distribution over
+bombs that a comparison with the real game's ten needs. Next to each rate's binomial interval
+the table gives the interval of a 10-bomb measurement (``gptnt.analysis.cluster_interval``):
+the bomb decides much, so ten bombs' episodes are not independent. Every episode is recorded like a served one (``events.jsonl``,
 ``summary.json``, the run's ledger), so ``gptnt report`` reads a baseline run too.
 
 Exit codes: 0 done; 1 bad input (one line naming the option).
@@ -36,6 +40,14 @@ def baseline_random(
         int | None,
         typer.Option(help="Rule seed of the games (1 = the v1 manual) (setting game.rule_seed)."),
     ] = None,
+    fresh_bombs: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="Play this many fresh bombs per module type (seeds from 100000, the missions' "
+            "settings) instead of the missions' ten; 0 = the missions.",
+        ),
+    ] = 0,
     pools: Pools = None,
     config: ConfigFile = None,
 ) -> None:
@@ -67,6 +79,8 @@ def baseline_random(
     seed = use_rule_seed(
         layered.given("game.rule_seed"), pools, missions, name=layered.named("game.rule_seed")
     )
+    if fresh_bombs:
+        missions = fresh_missions(missions, fresh_bombs)
     workers = workers or os.cpu_count() or 1
     specs = [baseline_spec(m.id, r, seed) for m in missions for r in range(repeats)]
     run_dir = out / f"{time.strftime('%Y%m%d-%H%M%S')}-baseline-random"
@@ -77,7 +91,9 @@ def baseline_random(
     )
     progress = _Progress(len(specs))
     started = time.perf_counter()
-    summaries = play_baseline(specs, run_dir, workers=workers, on_done=progress.tick)
+    summaries = play_baseline(
+        specs, run_dir, workers=workers, on_done=progress.tick, missions=missions
+    )
     elapsed = time.perf_counter() - started
     kind_of = {m.id: m.config.components[0] for m in missions}
     by_kind: dict[str, list[str]] = defaultdict(list)
@@ -97,20 +113,41 @@ def baseline_random(
 def _table(by_kind, by_mission, kind_of, repeats):  # type: ignore[no-untyped-def]
     from rich.table import Table
 
+    from gptnt.analysis import cluster_interval
     from gptnt.cli.report import wilson
 
-    table = Table(title=f"Random Defuser baseline (sync, {repeats} per mission; 95 % Wilson CI)")
-    for column in ("module", "n", "solved", "rate", "95 % CI", "missions (min–max)", "timeout",
-                   "strikeout"):  # fmt: skip
+    table = Table(title=f"Random Defuser baseline (sync, {repeats} per bomb; 95 % intervals: "
+                        "binomial Wilson, and of a 10-bomb × repeats measurement)")  # fmt: skip
+    for column in ("module", "bombs", "n", "solved", "rate", "binomial 95 %",
+                   "10-bomb cluster 95 %", "bombs (min–max)", "timeout", "strikeout"):  # fmt: skip
         table.add_column(column)
     for kind, outcomes in by_kind.items():
         n, solved = len(outcomes), outcomes.count("solved")
         low, high = wilson(solved, n)
         rates = [o.count("solved") / len(o) for m, o in by_mission.items() if kind_of[m] == kind]
-        table.add_row(kind, str(n), str(solved), f"{solved / n:.1%}", f"{low:.1%}–{high:.1%}",
+        c_low, c_high = cluster_interval(rates, repeats)
+        table.add_row(kind, str(len(rates)), str(n), str(solved), f"{solved / n:.1%}",
+                      f"{low:.1%}–{high:.1%}", f"{c_low:.1%}–{c_high:.1%}",
                       f"{min(rates):.0%}–{max(rates):.0%}", str(outcomes.count("timeout")),
                       str(outcomes.count("strikeout")))  # fmt: skip
     return table
+
+
+FRESH_SEED_BASE = 100_000  # fresh bombs' seeds: far from the missions' (234…960)
+
+
+def fresh_missions(missions, bombs):  # type: ignore[no-untyped-def]
+    """Per module type of ``missions``, ``bombs`` copies of its first mission with fresh seeds
+    (ids ``<Kind>-fresh-<seed>``): other draws of the same generation, same settings."""
+    first = {}
+    for m in missions:
+        first.setdefault(m.config.components[0], m)
+    return [
+        m.model_copy(update={"id": f"{kind}-fresh-{seed}",
+                             "config": m.config.model_copy(update={"seed": seed})})
+        for kind, m in first.items()
+        for seed in range(FRESH_SEED_BASE, FRESH_SEED_BASE + bombs)
+    ]  # fmt: skip
 
 
 def _mission_table(by_mission):  # type: ignore[no-untyped-def]

@@ -89,6 +89,10 @@ class BaselinePlayer:
     _missions: dict[str, Mission] = field(default_factory=load_missions, init=False)
     _players: list[PlayerInfo] | None = field(default=None, init=False)
 
+    def add_missions(self, missions: Sequence[Mission]) -> None:
+        """Missions that are in no mission file (``gptnt baseline random --fresh-bombs``)."""
+        self._missions.update({m.id: m for m in missions})
+
     def _game(self, rule_seed: int) -> Game:
         """The reused simulator of a rule seed."""
         if rule_seed not in self._games:
@@ -240,9 +244,10 @@ def _at_once(coroutine: Coroutine[object, None, Decision]) -> Decision:
 _PLAYER: BaselinePlayer | None = None  # one per worker process
 
 
-def _init_worker(width: int, height: int) -> None:
+def _init_worker(width: int, height: int, missions: Sequence[Mission] = ()) -> None:
     global _PLAYER
     _PLAYER = BaselinePlayer(width=width, height=height)
+    _PLAYER.add_missions(missions)
 
 
 def _play_batch(batch: tuple[Path, list[EpisodeSpec]]) -> list[tuple[Summary, LedgerEntry]]:
@@ -259,9 +264,11 @@ def play_baseline(
     size: tuple[int, int] = BASELINE_SIZE,
     on_done: Callable[[Summary], None] | None = None,
     batch_size: int = 20,
+    missions: Sequence[Mission] = (),
 ) -> list[Summary]:
     """Play ``specs`` on ``workers`` processes (1: in this process), writing every episode's
     records and the ledger of ``run_dir``; ``on_done`` hears of each finished episode.
+    ``missions``: those the specs name that are in no mission file.
 
     Episodes of one mission go to a worker in batches, so its caches serve the whole batch.
     """
@@ -277,12 +284,12 @@ def play_baseline(
                 on_done(summary)
 
     if workers <= 1:
-        _init_worker(*size)
+        _init_worker(*size, missions)
         for batch in batches:
             take(_play_batch(batch))
         return summaries
     context = multiprocessing.get_context("spawn" if sys.platform == "darwin" else "fork")
-    with context.Pool(workers, initializer=_init_worker, initargs=size) as pool:
+    with context.Pool(workers, initializer=_init_worker, initargs=(*size, missions)) as pool:
         for results in pool.imap_unordered(_play_batch, batches):
             take(results)
     return summaries

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from gptnt.analysis import Rate, mean, wilson
 
 
@@ -28,3 +30,15 @@ def test_bootstrap_mean_is_seeded_and_brackets_the_mean() -> None:
     assert a.low < a.value < a.high  # type: ignore[operator]
     assert mean([3.0]).ci is None and mean([3.0]).n == 1
     assert mean([]).value is None
+
+
+def test_cluster_interval_is_wider_than_binomial_when_bombs_differ() -> None:
+    from gptnt.analysis import cluster_interval, wilson
+
+    same = cluster_interval([0.3] * 20, repeats=100)
+    split = cluster_interval([0.0] * 14 + [1.0] * 6, repeats=100)  # the bomb decides
+    assert same[0] < 0.3 < same[1] and split[0] < 0.3 < split[1]
+    assert split[1] - split[0] > 3 * (same[1] - same[0])
+    low, high = wilson(300, 1000)  # same rate as 10 independent bombs × 100
+    assert same[1] - same[0] == pytest.approx(high - low, rel=0.1)
+    assert cluster_interval([], repeats=5) == (0.0, 0.0)

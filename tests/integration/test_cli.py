@@ -136,3 +136,18 @@ def test_baseline_random_names_a_bad_module() -> None:
     done = _gptnt("baseline", "random", "--module", "Wire")
     assert done.returncode != 0
     assert "--module 'Wire'" in done.stderr + done.stdout and "Wires" in done.stderr + done.stdout
+
+
+def test_baseline_random_on_fresh_bombs_prints_both_intervals(tmp_path: Path) -> None:
+    done = _gptnt(
+        "baseline", "random", "--module", "Keypad", "--fresh-bombs", "3", "--repeats", "2",
+        "--workers", "1", "--out", str(tmp_path),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "binomial 95 %" in done.stdout and "10-bomb cluster 95 %" in done.stdout
+    row = next(line for line in done.stdout.splitlines() if "Keypad" in line and "%" in line)
+    assert row.count("%") >= 6  # rate, two intervals, min–max
+    (run_dir,) = tmp_path.iterdir()
+    summaries = [read_summary(run_dir / e.episode_dir) for e in Ledger(run_dir).entries()]
+    missions = {s.mission_id for s in summaries if s is not None}
+    assert missions == {f"Keypad-fresh-{seed}" for seed in (100_000, 100_001, 100_002)}
