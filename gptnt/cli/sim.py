@@ -21,7 +21,9 @@ def selfcheck(
     episodes: Annotated[int, typer.Option(help="Bombs per module kind.", min=1)] = 500,
     module: Annotated[
         list[str] | None,
-        typer.Option("--module", "-m", help="Only this module kind (repeatable), e.g. Wires."),
+        typer.Option(
+            "--module", "-m", help='Only this module kind (repeatable), e.g. Wires or "The Button".'
+        ),
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the first bomb; then seed+1, …")] = 1,
     rule_seed: Annotated[int, typer.Option(help="Rule seed of the manual (1 = v1).")] = 1,
@@ -37,15 +39,11 @@ def selfcheck(
     from rich.table import Table
 
     from gptnt.cli._console import make_console
-    from gptnt.errors import ConfigError
-    from gptnt.protocol import MODULE_KINDS
+    from gptnt.protocol import MODULE_KINDS, module_kind
     from gptnt.rules.ruleset import ruleset
     from gptnt.sim.selfcheck import check_module
 
-    kinds = list(module) if module else list(MODULE_KINDS)
-    unknown = [k for k in kinds if k not in MODULE_KINDS]
-    if unknown:
-        raise ConfigError(f"--module {unknown[0]}: use one of {', '.join(MODULE_KINDS)}")
+    kinds = [module_kind(k, field="--module") for k in module] if module else list(MODULE_KINDS)
     rules = ruleset(rule_seed, pools=pools)
     rules.require(kinds)
     console = make_console()

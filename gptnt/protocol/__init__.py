@@ -46,6 +46,8 @@ from gptnt.protocol._kinds import (
     ModuleKind,
     kind_spec,
     kind_title,
+    module_kind,
+    valid_kind_names,
 )
 from gptnt.protocol._mission import ComponentName, Lifecycle, MissionConfig, NeedyKind
 from gptnt.protocol._play import MODES, ROLES, GameOutcome, Mode, Role
@@ -162,9 +164,11 @@ __all__ = [
     "encode_png_buffer",
     "kind_spec",
     "kind_title",
+    "module_kind",
     "pack_png_buffer",
     "parse_float",
     "parse_int",
     "timer_text",
     "unpack_png_buffer",
+    "valid_kind_names",
 ]

@@ -97,15 +97,42 @@ MODULE_KINDS: tuple[ModuleKind, ...] = get_args(ModuleKind)
 KINDS_BY_NAME: dict[str, KindSpec] = {spec.name: spec for spec in KINDS}
 
 
-def kind_spec(name: str) -> KindSpec:
-    """The registry row of a kind's wire name; a ``ConfigError`` naming the known ones."""
-    spec = KINDS_BY_NAME.get(name)
+def _fold(name: str) -> str:
+    """A kind's name as a user may type it: case, spaces, punctuation and a leading "The"
+    do not matter ("The Button", "button", "Who's on First", "whos on first")."""
+    folded = "".join(ch for ch in name.lower() if ch.isalnum())
+    return folded.removeprefix("the") if folded != "the" else folded
+
+
+_BY_ANY_NAME: dict[str, KindSpec] = {
+    _fold(alias): spec
+    for spec in KINDS
+    for alias in (spec.name, spec.stem, spec.title, spec.mod_title)
+}
+
+
+def valid_kind_names() -> str:
+    """The paper's names with the wire names in brackets, for error lines."""
+    return ", ".join(f"{s.title} ({s.name})" if s.title != s.name else s.name for s in KINDS)
+
+
+def module_kind(name: str, *, field: str = "module kind") -> ModuleKind:
+    """The wire name of a kind given by any of its names: the wire name ("BigButton"), the
+    paper's ("The Button", "Complicated Wires"), the game's ("Password") or the file stem; a
+    ``ConfigError`` naming ``field`` and listing the valid names when none matches."""
+    spec = _BY_ANY_NAME.get(_fold(name))
     if spec is None:
-        raise ConfigError(f"module kind {name!r} is unknown; use one of {', '.join(KINDS_BY_NAME)}")
-    return spec
+        raise ConfigError(f"{field} {name!r} is unknown; use one of {valid_kind_names()}")
+    return spec.name  # type: ignore[return-value]
+
+
+def kind_spec(name: str) -> KindSpec:
+    """The registry row of a kind by any of its names (see ``module_kind``); a ``ConfigError``
+    listing the valid names."""
+    return KINDS_BY_NAME[module_kind(name)]
 
 
 def kind_title(name: str) -> str:
-    """A kind's display title; an unknown name is shown as it is."""
-    spec = KINDS_BY_NAME.get(name)
+    """A kind's display title (the paper's name); an unknown name is shown as it is."""
+    spec = _BY_ANY_NAME.get(_fold(name))
     return spec.title if spec is not None else name

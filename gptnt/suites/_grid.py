@@ -1,8 +1,8 @@
 """A suite expanded into its episodes, with the run-control flags applied.
 
 The grid is ``repeat × time factor × rule seed × mode × pairing × mission``, missions varying
-fastest, so ``--limit N`` keeps the first N of that order. ``--only`` takes module kinds
-(``Wires``), mission ids (``Wires-234``, ``3``) and pairings (``oracle/random``,
+fastest, so ``--limit N`` keeps the first N of that order. ``--only`` takes module kinds by any
+of their names (``Wires``, ``The Button``, ``BigButton``), mission ids (``Wires-234``, ``3``) and pairings (``oracle/random``,
 ``solo:oracle``); within a category any token may match, across categories all must.
 """
 
@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict
 
 from gptnt.errors import ConfigError
 from gptnt.missions import Mission, get_mission
-from gptnt.protocol import Mode
+from gptnt.protocol import MODULE_KINDS, Mode, kind_title, module_kind
 from gptnt.suites._format import Suite
 
 Condition = Literal["self-play", "other-play", "solo", "solo-no-manual"]
@@ -125,6 +125,14 @@ def expand(suite: Suite, selection: Selection | None = None) -> list[SuiteEpisod
     return episodes[: sel.limit] if sel.limit is not None else episodes
 
 
+def _kind_of(token: str) -> str | None:
+    """The wire name of a kind ``token`` names by any of its names (``None``: not a kind)."""
+    try:
+        return module_kind(token)
+    except ConfigError:
+        return None
+
+
 def _only_filter(only: Sequence[str], missions: list[Mission], pairs: list[tuple[str, str | None]]):  # type: ignore[no-untyped-def]  # fmt: skip
     modules = {m.config.components[0] for m in missions if m.kind == "single"} | {
         c for m in missions for c in m.config.components
@@ -135,16 +143,18 @@ def _only_filter(only: Sequence[str], missions: list[Mission], pairs: list[tuple
     for token in (t.strip() for t in only):
         if not token:
             continue
+        kind = _kind_of(token)
         if token in ids:
             wanted["mission"].add(token)
-        elif token in modules:
-            wanted["module"].add(token)
+        elif kind in modules:
+            wanted["module"].add(kind)
         elif token in pairings:
             wanted["pairing"].add(token)
         else:
+            present = ", ".join(kind_title(k) for k in MODULE_KINDS if k in modules)
             raise ConfigError(
                 f"--only {token!r}: not a module kind, mission id or pairing of this suite "
-                f"(pairings: {', '.join(pairings)})"
+                f"(module kinds: {present}; pairings: {', '.join(pairings)})"
             )
 
     def keep(mission: Mission, defuser: str, expert: str | None) -> bool:

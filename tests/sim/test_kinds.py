@@ -25,6 +25,7 @@ import gptnt.manual.modules
 import gptnt.rules.modules
 import gptnt.sim.modules
 import gptnt.sim.render.modules
+from gptnt.errors import ConfigError
 from gptnt.protocol import (
     KINDS,
     MODULE_KINDS,
@@ -33,6 +34,9 @@ from gptnt.protocol import (
     MarkColouring,
     ModuleKind,
     ModuleState,
+    kind_spec,
+    kind_title,
+    module_kind,
 )
 from gptnt.rules._file import RuleFile
 from gptnt.rules.ruleset import V1
@@ -243,3 +247,21 @@ def test_the_other_per_kind_tables_cover_every_kind() -> None:
 
     assert set(GENERATORS) | set(POOLED) == {k.stem for k in KINDS}
     assert set(DESCRIBERS) == {k.name for k in KINDS}
+
+
+@pytest.mark.parametrize(
+    ("typed", "wire"),
+    [("The Button", "BigButton"), ("button", "BigButton"), ("BigButton", "BigButton"),
+     ("big_button", "BigButton"), ("Complicated Wires", "Venn"), ("Who's on First", "WhosOnFirst"),
+     ("whos on first", "WhosOnFirst"), ("Passwords", "Password"), ("Simon Says", "Simon"),
+     ("Morse Code", "Morse"), ("wires", "Wires"), ("Wire Sequence", "WireSequence")],
+)  # fmt: skip
+def test_a_kind_is_named_by_any_of_its_names(typed: str, wire: str) -> None:
+    assert module_kind(typed) == wire
+    assert kind_title(typed) == kind_spec(wire).title
+
+
+def test_an_unknown_kind_lists_the_paper_names() -> None:
+    with pytest.raises(ConfigError, match=r"--module 'Buton' is unknown; use one of Wires, "
+                       r"The Button \(BigButton\), .*Complicated Wires \(Venn\)"):  # fmt: skip
+        module_kind("Buton", field="--module")

@@ -56,6 +56,15 @@ def test_run_control_flags() -> None:
     ]  # fmt: skip
     with pytest.raises(ConfigError, match=r"--only 'Wirez': not a module kind, mission id"):
         expand(cross, Selection(only=["Wirez"]))
+    single = load_suite("single")
+    # The paper's names pick the same episodes as the wire names, and an error lists them.
+    button = expand(single, Selection(only=["BigButton"]))
+    assert button and expand(single, Selection(only=["The Button"])) == button
+    assert expand(single, Selection(only=["button"])) == button
+    venn = expand(single, Selection(only=["Complicated Wires"]))
+    assert venn and all(e.mission_id.startswith("Venn-") for e in venn)
+    with pytest.raises(ConfigError, match=r"module kinds: Wires, The Button, .*Complicated Wires"):
+        expand(single, Selection(only=["Buton"]))
     with pytest.raises(ConfigError, match="--modes: async not among"):
         expand(cross, Selection(modes=["async"]))
 
