@@ -29,7 +29,11 @@ def build(
     seed: Annotated[int, typer.Option(min=0, help="Generation seed.")] = 0,
     rule_seed: Annotated[int, typer.Option(min=1, help="Rule seed of the ruleset (1 = v1).")] = 1,
     modules: Annotated[
-        list[str] | None, typer.Option("--module", help="Only these module kinds; repeatable.")
+        list[str] | None,
+        typer.Option(
+            "--module",
+            help='Only these module kinds (the paper\'s names, e.g. "The Button", or the wire names); repeatable.',
+        ),
     ] = None,
     pools: Annotated[
         Path | None,
@@ -44,17 +48,14 @@ def build(
     from gptnt.diagnostics import build_datasets
     from gptnt.diagnostics._dataset import TASKS
     from gptnt.errors import ConfigError
-    from gptnt.protocol import MODULE_KINDS
+    from gptnt.protocol import MODULE_KINDS, module_kind
     from gptnt.rules.ruleset import ruleset
 
     tasks = tuple(task or ("manual_vqa", "sim_vqa", "localisation", "contamination"))
     for t in tasks:
         if t not in TASKS:
             raise ConfigError(f"--task {t!r}: unknown; use one of {_TASKS}")
-    kinds = tuple(modules or MODULE_KINDS)
-    for kind in kinds:
-        if kind not in MODULE_KINDS:
-            raise ConfigError(f"--module {kind!r}: unknown; use one of {', '.join(MODULE_KINDS)}")
+    kinds = tuple(module_kind(k, field="--module") for k in modules) if modules else MODULE_KINDS
     rules = ruleset(rule_seed, pools=pools)
     rules.require(kinds)
     if out.exists() and not out.is_dir():
@@ -85,7 +86,9 @@ def run(
     out: Annotated[
         Path | None,
         typer.Option(
-            help="Results folder (default: beside the dataset, named by dataset and player)."
+            help="Results folder (default: beside the dataset, named by dataset, player, "
+            "paradigm and --no-manual, so an ablation never shares the folder of the run with "
+            "the manual)."
         ),
     ] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Questions in flight at once.")] = 4,
@@ -100,7 +103,10 @@ def run(
         bool, typer.Option("--no-manual", help="Manual VQA without the manual.")
     ] = False,
 ) -> None:
-    """Ask a dataset's questions; resumable (answered questions are skipped on rerun)."""
+    """Ask a dataset's questions; resumable: answered questions are skipped on rerun, failed
+    calls are asked again. Prints progress and, at the end, right / unparsed / failed counts.
+
+    Exit codes: 0 done, 2 a bad argument (one line naming it and the fix)."""
     import asyncio
 
     from gptnt.cli._console import make_console
@@ -132,16 +138,27 @@ def run(
     if method not in methods:
         raise ConfigError(f"--paradigm {method!r}: use {' or '.join(methods)}")
     slug = "".join(c if c.isalnum() or c in "-_" else "-" for c in player)
-    out = out or dataset.parent / "results" / f"{manifest.identity}--{slug}--{method}"
+    ablation = "--no-manual" if no_manual else ""
+    out = out or dataset.parent / "results" / f"{manifest.identity}--{slug}--{method}{ablation}"
     console = make_console(stderr=True)
-    total = len(questions) if limit is None else min(limit, len(questions))
-    count = {"done": 0, "right": 0}
+    count = {"todo": 0, "done": 0, "right": 0, "unparsed": 0, "failed": 0}
+
+    def start(todo: int, answered: int, failed: int) -> None:
+        count["todo"] = todo
+        again = f" ({failed} failed calls asked again)" if failed else ""
+        console.print(
+            f"{out}: {answered} of {len(questions)} already answered; asking {todo}{again}"
+        )
 
     def tick(answer) -> None:  # type: ignore[no-untyped-def]
         count["done"] += 1
         count["right"] += answer.correct
-        if count["done"] % 50 == 0 or count["done"] == total:
-            console.print(f"{count['done']} answered, {count['right']} right")
+        count["unparsed"] += answer.unparsed
+        count["failed"] += answer.failure is not None
+        step = max(1, min(50, count["todo"] // 10))
+        if count["done"] % step == 0 or count["done"] == count["todo"]:
+            console.print(f"[dim]{count['done']}/{count['todo']} asked: {count['right']} right, "
+                          f"{count['unparsed']} unparsed, {count['failed']} failed calls[/dim]")  # fmt: skip
 
     asyncio.run(
         run_dataset(
@@ -151,8 +168,17 @@ def run(
             {"paradigm": method, "coordinates": coordinates, "manual": not no_manual},
             concurrency=concurrency,
             limit=limit,
+            on_start=start,
             on_answer=tick,
         )
+    )
+    from gptnt.diagnostics import read_answers, report_rows
+
+    (overall,) = [r for r in report_rows(read_answers(out), "category") if r.group == "all"]
+    console.print(
+        f"{overall.n} of {len(questions)} questions answered: {overall.correct} right of "
+        f"{overall.scored} replies, {overall.unparsed} unparsed, {overall.failures} failed calls "
+        f"(not scored{'; rerun to ask them again' if overall.failures else ''})"
     )
     typer.echo(str(out))
 
@@ -189,7 +215,8 @@ def report(
                 title=f"{spec.task} — {spec.answerer} ({spec.paradigm}"
                 f"{'' if spec.manual else ', no manual'}) — by {by}"
             )
-            for column in (by, "n", "accuracy", "95 % CI", "chance", "vanilla", "failed calls"):
+            for column in (by, "n", "accuracy", "95 % CI", "chance", "vanilla", "unparsed",
+                           "failed calls"):  # fmt: skip
                 table.add_column(column, justify="left" if column == by else "right")
             for row in report_rows(r.answers, by):
                 low, high = row.ci
@@ -200,6 +227,7 @@ def report(
                     f"{low:.1%}–{high:.1%}",
                     "—" if row.chance is None else f"{row.chance:.1%}",
                     str(row.vanilla) if spec.task == "contamination" else "—",
+                    str(row.unparsed),
                     str(row.failures),
                 )
             console.print(table)

@@ -20,12 +20,21 @@ from gptnt.rules.ruleset import Ruleset
 
 
 def scaled_counts(task: Task, n: int | None) -> dict[str, int]:
-    """The paper's category sizes, or ``n`` questions split in the paper's proportions."""
+    """The paper's category sizes, or exactly ``n`` questions split in the paper's proportions
+    (largest remainders; every category keeps one question while ``n`` allows it, ties go to
+    the earlier category)."""
     paper = PAPER_COUNTS[task]
     if n is None:
         return dict(paper)
     total = sum(paper.values())
-    return {c: max(1, round(k * n / total)) for c, k in paper.items()}
+    floor = 1 if n >= len(paper) else 0
+    rest = n - floor * len(paper)
+    shares = {c: k * rest / total for c, k in paper.items()}
+    counts = {c: floor + int(share) for c, share in shares.items()}
+    order = sorted(paper, key=lambda c: (-(shares[c] - int(shares[c])), list(paper).index(c)))
+    for c in order[: n - sum(counts.values())]:
+        counts[c] += 1
+    return counts
 
 
 def build(
@@ -58,7 +67,7 @@ def build(
                     progress(
                         f"collecting up to {cap} frames per module from oracle and random play"
                     )
-                shots = collect(modules, rules, seed, cap=cap)
+                shots = collect(modules, rules, seed, cap=cap, progress=progress)
             maker = sim_vqa.build if task == "sim_vqa" else localisation.build
             questions = maker(counts, shots, images, seed)
         made: dict[str, int] = {}
@@ -76,4 +85,12 @@ def build(
             images=len(images.files),
         )
         written.append(write_dataset(out / name, manifest, questions, images))
+        if progress:
+            short = [
+                f"{c}: {made.get(c, 0)} of {k}" for c, k in counts.items() if made.get(c, 0) < k
+            ]
+            lacking = (
+                f" (none more could be made for these modules: {', '.join(short)})" if short else ""
+            )
+            progress(f"{task}: wrote {len(questions)} of {sum(counts.values())} questions{lacking}")
     return written

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from gptnt.errors import ConfigError
 
-GENERATOR_VERSION = 2
+GENERATOR_VERSION = 3
 """Bump when a generator changes what it writes for the same inputs."""
 
 Task = Literal["manual_vqa", "sim_vqa", "localisation", "contamination"]

@@ -154,10 +154,14 @@ def collect(
     *,
     cap: int = CAP_PER_MODULE,
     size: tuple[int, int] = (640, 480),
+    progress: Callable[[str], None] | None = None,
 ) -> dict[str, list[Shot]]:
-    """Up to ``cap`` distinct shots per module kind, half oracle and half random play."""
+    """Up to ``cap`` distinct shots per module kind, half oracle and half random play;
+    ``progress`` is told each kind as it starts."""
     out: dict[str, list[Shot]] = {}
-    for kind in kinds:
+    for number, kind in enumerate(kinds, 1):
+        if progress:
+            progress(f"  frames of {kind} ({number}/{len(kinds)})")
         seen: set[str] = set()
         shots: list[Shot] = []
         rng = random.Random(f"collect:{seed}:{kind}")

@@ -2,7 +2,8 @@
 and the same as report tables (``gptnt.analysis``), several results folders side by side.
 
 A question whose call failed (the provider's fault, ``Answer.failure``) is counted apart, never
-as a wrong answer: accuracy is over the questions that got a reply.
+as a wrong answer: accuracy is over the questions that got a reply. A reply without an
+``<answer>`` is the model's: it is wrong, and counted in an ``unparsed`` column of its own.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ class Row:
     vanilla: int
     chance: float | None
     failures: int
+    unparsed: int = 0
 
     @property
     def scored(self) -> int:
@@ -63,6 +65,7 @@ def _row(name: str, answers: list[Answer]) -> Row:
         vanilla=sum(a.vanilla for a in answers),
         chance=sum(chances) / len(chances) if chances else None,
         failures=sum(a.failure is not None for a in answers),
+        unparsed=sum(a.unparsed for a in answers),
     )
 
 
@@ -144,6 +147,7 @@ def _runs_table(results: Sequence[Results], labels: dict[Path, str]) -> Table:
                 "yes" if r.spec.manual else "no",
                 overall.n,
                 Rate(overall.correct, overall.scored),
+                overall.unparsed,
                 overall.failures,
             )
         )
@@ -161,10 +165,12 @@ def _runs_table(results: Sequence[Results], labels: dict[Path, str]) -> Table:
             "manual",
             "questions",
             "accuracy",
+            "unparsed (wrong)",
             "failed calls (not scored)",
         ),
         rows=tuple(lines),
-        note="A failed call (the provider's error) is counted apart, not as a wrong answer.",
+        note="A failed call (the provider's error) is counted apart, not as a wrong answer; an "
+        "unparsed reply (no <answer>) is the model's, scored wrong and counted here too.",
     )
 
 

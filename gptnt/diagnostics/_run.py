@@ -4,7 +4,8 @@ An ``Answerer`` turns a question into raw text. Three exist: ``ModelAnswerer`` (
 config, through the same backends and manual as in play), ``TruthAnswerer`` (reads the ground
 truth: must score 100 %) and ``RandomAnswerer`` (uniform over the options or labels: must land
 on chance). Answers are appended to ``answers.jsonl`` as they arrive, so a run that stops can be
-resumed: questions already answered are skipped.
+resumed: questions already answered are skipped, and a question whose call failed (the
+provider's fault) is asked again; the latest line of a question is its answer.
 """
 
 from __future__ import annotations
@@ -62,6 +63,11 @@ class Answer(BaseModel):
     failure: str | None = None
     latency_s: float | None = None
     cost_usd: float | None = None
+
+    @property
+    def unparsed(self) -> bool:
+        """A reply came but held no ``<answer>`` (scored wrong, and counted apart)."""
+        return self.failure is None and self.parsed is None
 
 
 # ----------------------------------------------------------------------------- scoring
@@ -276,9 +282,12 @@ async def run(
     *,
     concurrency: int = 4,
     limit: int | None = None,
+    on_start=None,  # type: ignore[no-untyped-def]
     on_answer=None,  # type: ignore[no-untyped-def]
 ) -> Path:
-    """Ask every question not yet answered in ``out``; returns the answers file."""
+    """Ask every question not yet answered in ``out`` (a failed call is asked again); returns
+    the answers file. ``on_start(todo, answered, failed)`` is told what is left before the first
+    call, ``on_answer(answer)`` each answer."""
     manifest, questions = read_dataset(dataset)
     spec = RunSpec(
         dataset=manifest.identity, task=manifest.task, answerer=answerer.name, **spec_extra
@@ -296,8 +305,11 @@ async def run(
         spec_file.write_text(spec.model_dump_json(indent=2) + "\n")
     answers_file = out / "answers.jsonl"
     _drop_partial_line(answers_file)
-    done = {a.id for a in read_answers(out)} if answers_file.exists() else set()
+    earlier = read_answers(out) if answers_file.exists() else []
+    done = {a.id for a in earlier if a.failure is None}
     todo = [q for q in questions if q.id not in done][:limit]
+    if on_start:
+        on_start(len(todo), len(done), sum(a.failure is not None for a in earlier))
     gate = asyncio.Semaphore(concurrency)
     lock = asyncio.Lock()
 
@@ -325,17 +337,20 @@ def _drop_partial_line(path: Path) -> None:
 
 
 def read_answers(out: Path) -> list[Answer]:
+    """One answer per question: its latest line (a failed call asked again on a rerun is
+    replaced by the new answer), in the order the questions were first asked."""
     path = out / "answers.jsonl"
     if not path.is_file():
         raise ConfigError(f"results={out}: no answers.jsonl there; run `gptnt diag run` first")
-    answers = []
+    answers: dict[str, Answer] = {}
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.strip():
             try:
-                answers.append(Answer.model_validate_json(line))
+                answer = Answer.model_validate_json(line)
             except ValueError:
                 continue  # a line cut off by a crash: that question is asked again
-    return answers
+            answers[answer.id] = answer
+    return list(answers.values())
 
 
 def read_spec(out: Path) -> RunSpec:

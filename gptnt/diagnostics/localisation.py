@@ -42,7 +42,7 @@ def _wires(shot: Shot, rng: random.Random) -> list[Candidate]:
     out.append(
         ("counting", f"Cut the {ordinal(n + 1)} wire from the top.", f"wire-{wires[n].position}")
     )
-    for colour in set(colours):
+    for colour in dict.fromkeys(colours):  # first-seen order: a set's order follows the hash seed
         if colours.count(colour) == 1:
             out.append(
                 (

@@ -119,6 +119,32 @@ async def test_a_run_resumes_where_it_stopped(datasets: dict[str, Path], tmp_pat
     assert len(ids) == len(set(ids)) == len(read_dataset(datasets["sim_vqa"])[1])
 
 
+async def test_a_rerun_asks_failed_calls_again_and_counts_unparsed_apart(
+    datasets: dict[str, Path], tmp_path: Path, server: FakeServer
+) -> None:
+    config = PlayerConfig(model="vllm:m", base_url=server.url, transport_retries=0)
+    dataset = datasets["sim_vqa"]
+    server.replies = [(200, completion("<answer>A</answer>")), (500, b"down"),
+                      (200, completion("no tags at all"))]  # fmt: skip
+    told: list[tuple[int, int, int]] = []
+    on_start = lambda *a: told.append(a)
+    await run(dataset, tmp_path, ModelAnswerer(config), {}, limit=3, concurrency=1,
+              on_start=on_start)  # fmt: skip
+    (first,) = [r for r in report_rows(read_answers(tmp_path), "category") if r.group == "all"]
+    assert (first.n, first.failures, first.unparsed, first.scored) == (3, 1, 1, 2)
+    failed = next(a.id for a in read_answers(tmp_path) if a.failure is not None)
+    server.received.clear()
+    server.replies = [(200, completion("<answer>B</answer>"))]
+    await run(dataset, tmp_path, ModelAnswerer(config), {}, limit=1, concurrency=1,
+              on_start=on_start)  # fmt: skip
+    assert told == [(3, 0, 0), (1, 2, 1)]  # the rerun asks only the failed call
+    assert len(server.received) == 1
+    answers = {a.id: a for a in read_answers(tmp_path)}
+    assert len(answers) == 3 and answers[failed].failure is None  # replaced, not duplicated
+    (second,) = [r for r in report_rows(list(answers.values()), "category") if r.group == "all"]
+    assert (second.failures, second.unparsed, second.scored) == (0, 1, 3)
+
+
 def test_cli_build_run_report(tmp_path: Path) -> None:
     build = subprocess.run(
         [
@@ -142,6 +168,9 @@ def test_cli_build_run_report(tmp_path: Path) -> None:
         timeout=300,
     )
     assert build.returncode == 0, build.stderr
+    # Progress while it works, and what could not be made for two modules said in one line.
+    assert "manual_vqa: generating 30 questions" in build.stderr
+    assert "element_grounding: 0 of 3" in build.stderr.replace("\n", " ")
     dataset = Path(build.stdout.strip().splitlines()[-1])
     manifest = json.loads((dataset / "dataset.json").read_text())
     assert manifest["modules"] == ["Wires", "Simon"]
@@ -154,6 +183,19 @@ def test_cli_build_run_report(tmp_path: Path) -> None:
     )
     assert ran.returncode == 0, ran.stderr
     results = Path(ran.stdout.strip().splitlines()[-1])
+    assert "already answered; asking" in ran.stderr and "0 unparsed, 0 failed calls" in ran.stderr
+    again = subprocess.run([GPTNT, "diag", "run", str(dataset), "--player", "truth"],
+                           check=False, capture_output=True, text=True, timeout=300)  # fmt: skip
+    asked = sum(manifest["written"].values())
+    assert again.returncode == 0 and f"{asked} of {asked} questions answered" in again.stderr
+    assert "asking 0" in again.stderr and " right of " in again.stderr  # a summary on rerun too
+    ablation = subprocess.run(
+        [GPTNT, "diag", "run", str(dataset), "--player", "truth", "--no-manual"],
+        check=False, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert ablation.returncode == 0, ablation.stderr
+    apart = Path(ablation.stdout.strip().splitlines()[-1])
+    assert apart != results and apart.name.endswith("--no-manual")
     shown = subprocess.run(
         [GPTNT, "diag", "report", str(results)],
         check=False,

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import filecmp
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from pydantic import TypeAdapter
@@ -63,6 +66,39 @@ def test_same_seed_same_bytes(tmp_path: Path) -> None:
         assert files == sorted(p.relative_to(y) for p in y.rglob("*") if p.is_file())
         _, mismatch, errors = filecmp.cmpfiles(x, y, [str(f) for f in files], shallow=False)
         assert not mismatch and not errors
+
+
+def test_n_is_exact() -> None:
+    for task in PAPER_COUNTS:
+        for n in (1, 5, 30, 60, 61, 99, 250):
+            counts = scaled_counts(task, n)  # type: ignore[arg-type]
+            assert sum(counts.values()) == n, (task, n, counts)
+            if n >= len(counts):
+                assert min(counts.values()) >= 1
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def test_two_processes_with_other_hash_seeds_build_the_same_bytes(tmp_path: Path) -> None:
+    """The dataset's name promises identity: fresh processes (another ``PYTHONHASHSEED``, so
+    another set order) must write the same questions and images."""
+    built = []
+    for hash_seed in ("1", "2"):
+        out = tmp_path / hash_seed
+        argv = [str(Path(sys.executable).with_name("gptnt")), "diag", "build", "--out", str(out),
+                "--task", "localisation", "--task", "manual_vqa", "--n", "40", "--seed", "3",
+                "--module", "Wires", "--module", "Complicated Wires", "--module", "Keypad"]  # fmt: skip
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        done = subprocess.run(
+            argv, capture_output=True, text=True, timeout=600, env=env, check=False
+        )
+        assert done.returncode == 0, done.stderr
+        built.append(out)
+    a, b = (_files(out) for out in built)
+    assert a.keys() == b.keys() and len(a) > 4
+    assert [k for k in a if a[k] != b[k]] == []
 
 
 def test_other_seed_other_dataset(tmp_path: Path) -> None:

@@ -46,18 +46,18 @@ async def test_report_files_set_results_side_by_side(
     categories = {q.category for q in questions}
     assert set(table) == categories | {"all"}
     overall = table["all"]
-    truth = "truth (set-of-marks)"
+    truth = "truth_set_of_marks"
     assert overall[f"{truth}_k"] == overall[f"{truth}_n"] == str(len(questions))
     assert float(overall[truth]) == 1.0
-    k, n = int(overall["random (set-of-marks)_k"]), int(overall["random (set-of-marks)_n"])
+    k, n = int(overall["random_set_of_marks_k"]), int(overall["random_set_of_marks_n"])
     low, high = wilson(k, n)
-    assert abs(float(overall["random (set-of-marks)_ci_low"]) - low) < 1e-5
-    assert abs(float(overall["random (set-of-marks)_ci_high"]) - high) < 1e-5
+    assert abs(float(overall["random_set_of_marks_ci_low"]) - low) < 1e-5
+    assert abs(float(overall["random_set_of_marks_ci_high"]) - high) < 1e-5
     assert low <= float(overall["chance"]) <= high  # random lands on the chance column
     # The failed call is not a wrong answer: 2 of 3 questions scored.
-    assert overall["vllm:m (set-of-marks)_n"] == "2"
+    assert overall["vllm_m_set_of_marks_n"] == "2"
     runs = _csv(out / "tables" / "runs.csv")
-    assert runs["vllm:m (set-of-marks)"]["failed calls (not scored)"] == "1"
+    assert runs["vllm:m (set-of-marks)"]["failed_calls_not_scored"] == "1"
     assert set(_csv(out / "tables" / "sim_vqa_by_module.csv")) == {q.module for q in questions} | {
         "all"
     }
