@@ -1,7 +1,7 @@
 """Tidy exports: an ``episodes`` table (one row per episode of the runs, counted or not) and a
 ``turns`` table (one row per player turn), as Parquet or CSV, so that
 ``pandas.read_parquet("episodes.parquet")`` or ``duckdb.sql("from 'turns.parquet'")`` loads
-them in one line. The columns are documented in ``docs/records-and-exports.md``; their names
+them in one line. The columns are documented in ``docs/report.md``; their names
 and types are fixed here, in ``EPISODE_COLUMNS`` and ``TURN_COLUMNS``.
 """
 
@@ -16,7 +16,7 @@ from typing import Literal
 from gptnt.analysis._load import RecordedEpisode, Run
 from gptnt.errors import ConfigError
 from gptnt.protocol import ROLES
-from gptnt.records import PlayerInfo, TurnEvent, write_atomic
+from gptnt.records import PlayerInfo, TurnEvent, add_costs, write_atomic
 
 Format = Literal["parquet", "csv"]
 FORMATS: tuple[Format, ...] = ("parquet", "csv")
@@ -34,7 +34,9 @@ _PLAYER: tuple[tuple[str, ColumnType], ...] = (
 EPISODE_COLUMNS: tuple[tuple[str, ColumnType], ...] = (
     ("run", "string"), ("episode_id", "string"), ("episode_key", "string"), ("attempt", "int"),
     ("attempts", "int"), ("status", "string"), ("scored", "bool"), ("mission_id", "string"),
-    ("mode", "string"),
+    ("mode", "string"), ("pairing", "string"), ("rule_seed", "int"), ("suite", "string"),
+    ("repeat", "int"), ("seed", "int"), ("solo", "bool"), ("no_manual", "bool"),
+    ("manual", "string"), ("time_factor", "float"),
     *((f"{role}{'_' + name if name else ''}", t) for role in ROLES for name, t in _PLAYER),
     ("harness_version", "string"), ("harness_commit", "string"), ("schema_version", "int"),
     ("outcome", "string"), ("reason", "string"), ("modules", "int"), ("modules_solved", "int"),
@@ -47,7 +49,7 @@ EPISODE_COLUMNS: tuple[tuple[str, ColumnType], ...] = (
 
 TURN_COLUMNS: tuple[tuple[str, ColumnType], ...] = (
     ("run", "string"), ("episode_id", "string"), ("mission_id", "string"), ("mode", "string"),
-    ("role", "string"), ("player", "string"), ("turn", "int"), ("started_at", "float"),
+    ("rule_seed", "int"), ("time_factor", "float"), ("role", "string"), ("player", "string"), ("turn", "int"), ("started_at", "float"),
     ("dispatched_at", "float"), ("seconds_remaining", "float"), ("strikes", "int"),
     ("focused", "string"), ("action_kind", "string"), ("action_name", "string"),
     ("label", "string"), ("x_pos", "float"), ("y_pos", "float"), ("message", "string"),
@@ -74,11 +76,16 @@ def _player(prefix: str, p: PlayerInfo | None) -> dict[str, object]:
 
 def episode_row(e: RecordedEpisode) -> dict[str, object]:
     s = e.summary
+    c = e.conditions
     h = e.started.harness if e.started else None
     return {
         "run": e.run, "episode_id": e.episode_id, "episode_key": e.key, "attempt": e.attempt,
         "attempts": e.attempts, "status": e.status, "scored": e.scored,
-        "mission_id": e.mission_id, "mode": e.mode,
+        "mission_id": e.mission_id, "mode": e.mode, "pairing": e.pairing,
+        "rule_seed": e.rule_seed, "suite": c.suite if c else None, "repeat": e.repeat,
+        "seed": c.seed if c else None, "solo": c.solo if c else e.player("expert") is None,
+        "no_manual": c.no_manual if c else None, "manual": c.manual if c else None,
+        "time_factor": c.time_factor if c else 1.0,
         **_player("defuser", e.player("defuser")), **_player("expert", e.player("expert")),
         "harness_version": h.version if h else None, "harness_commit": h.commit if h else None,
         "schema_version": e.schema_version, "outcome": e.outcome,
@@ -95,7 +102,7 @@ def episode_row(e: RecordedEpisode) -> dict[str, object]:
         "tokens_output": sum(t.tokens.output for t in e.turns),
         "tokens_cache_read": sum(t.tokens.cache_read for t in e.turns),
         "tokens_cache_write": sum(t.tokens.cache_write for t in e.turns),
-        "cost_usd": sum(t.cost_usd for t in e.turns),
+        "cost_usd": add_costs(t.cost_usd for t in e.turns),
         "started_at": s.started_at if s else (e.started.at if e.started else None),
         "ended_at": s.ended_at if s else (e.ended.at if e.ended else None),
     }  # fmt: skip
@@ -103,10 +110,11 @@ def episode_row(e: RecordedEpisode) -> dict[str, object]:
 
 def turn_row(e: RecordedEpisode, t: TurnEvent) -> dict[str, object]:
     a = t.action
+    c = e.conditions
     player = e.player(t.role)
     return {
         "run": e.run, "episode_id": e.episode_id, "mission_id": e.mission_id, "mode": e.mode,
-        "role": t.role, "player": player.label if player else None, "turn": t.turn,
+        "rule_seed": e.rule_seed, "time_factor": c.time_factor if c else 1.0, "role": t.role, "player": player.label if player else None, "turn": t.turn,
         "started_at": t.started_at, "dispatched_at": t.dispatched_at,
         "seconds_remaining": t.seconds_remaining, "strikes": t.strikes, "focused": t.focused,
         "action_kind": a.kind, "action_name": a.name, "label": a.label, "x_pos": a.x_pos,

@@ -30,6 +30,7 @@ from gptnt.records import (
     read_events,
     read_run_info,
     read_summary,
+    usd,
 )
 
 GAME_OUTCOMES = ("solved", "timeout", "strikeout")
@@ -164,7 +165,7 @@ class Run:
             return None
         return (
             f"Capped run {self.name}: the budget cap of ${info.max_cost_usd:g} stopped scheduling "
-            f"at ${info.spent_usd:.2f} recorded; {info.unscheduled} of {info.episodes} episodes "
+            f"at {usd(info.spent_usd, partly_unknown=info.unpriced)} recorded; {info.unscheduled} of {info.episodes} episodes "
             "were not played, so these tables cover only part of the suite."
         )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gptnt.analysis._stats import Mean, Rate
+from gptnt.records import UNKNOWN
 
 Cell = str | int | float | Rate | Mean | None
 
@@ -30,12 +31,25 @@ def text(cell: Cell) -> str:
     return str(cell)
 
 
+def snake(column: str) -> str:
+    """A column title as a CSV/SQL name: lower case, every run of other characters one ``_``
+    ("modules solved on multi-module bombs" → ``modules_solved_on_multi_module_bombs``)."""
+    out, gap = [], False
+    for ch in column.lower():
+        if ch.isascii() and ch.isalnum():
+            out.append(("_" if gap and out else "") + ch)
+            gap = False
+        else:
+            gap = True
+    return "".join(out) or "column"
+
+
 def csv_header(table: Table) -> list[str]:
-    """CSV columns: an estimate column ``c`` becomes ``c``, ``c_ci_low``, ``c_ci_high``, ``c_n``
-    (and ``c_k`` for a rate), so every number is its own field."""
+    """CSV columns, snake_case (``snake``): an estimate column ``c`` becomes ``c``, ``c_ci_low``,
+    ``c_ci_high``, ``c_n`` (and ``c_k`` for a rate), so every number is its own field."""
     kinds = _kinds(table)
     header: list[str] = []
-    for column, kind in zip(table.columns, kinds, strict=True):
+    for column, kind in zip(map(snake, table.columns), kinds, strict=True):
         if kind == "rate":
             header += [
                 column,
@@ -57,7 +71,9 @@ def csv_rows(table: Table) -> list[list[str]]:
     for row in table.rows:
         line: list[str] = []
         for cell, kind in zip(row, kinds, strict=True):
-            if kind == "rate":
+            if cell == UNKNOWN and kind != "plain":  # an unpriced cost: no number at all
+                line += [UNKNOWN] + [""] * (4 if kind == "rate" else 3)
+            elif kind == "rate":
                 assert isinstance(cell, Rate)
                 ci = cell.ci
                 line += [_num(cell.value), str(cell.k), str(cell.n),
@@ -74,10 +90,11 @@ def csv_rows(table: Table) -> list[list[str]]:
 
 
 def _kinds(table: Table) -> list[str]:
-    """Per column: ``rate``, ``mean`` or ``plain`` (a column holds one kind of estimate)."""
+    """Per column: ``rate``, ``mean`` or ``plain`` (a column holds one kind of estimate; a
+    cost column may say ``unknown`` where a model had no price)."""
     kinds = []
     for i, _ in enumerate(table.columns):
-        cells = [row[i] for row in table.rows]
+        cells = [row[i] for row in table.rows if row[i] != UNKNOWN]
         if cells and all(isinstance(c, Rate) for c in cells):
             kinds.append("rate")
         elif cells and all(isinstance(c, Mean) for c in cells):

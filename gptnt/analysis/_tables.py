@@ -19,7 +19,7 @@ from gptnt.analysis._load import RecordedEpisode
 from gptnt.analysis._stats import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, Mean, Rate, mean
 from gptnt.analysis._table import Table
 from gptnt.protocol import ROLES
-from gptnt.records import TurnEvent
+from gptnt.records import UNKNOWN, TurnEvent, add_costs
 
 ICONS = {"solved": "✅", "timeout": "⏰", "strikeout": "💥", "crashed": "⚠️", "interrupted": "⏸️"}
 LOCALISATION_CODES = ("unknown_label", "off_screen")
@@ -494,7 +494,7 @@ def tokens(episodes: Sequence[RecordedEpisode]) -> Table:
                          sum(t.tokens.cache_read for t in turns),
                          sum(t.tokens.cache_write for t in turns), mean(hit, 3),
                          mean([t.latency_s for t in turns], 3),
-                         round(sum(t.cost_usd for t in turns), 6)))  # fmt: skip
+                         _usd_cell(add_costs(t.cost_usd for t in turns))))  # fmt: skip
     return Table(
         "tokens", "Tokens, cache, latency and cost per role", "Section 8.3, Appendix H",
         ("pairing", "mode", "role", "model calls", "input tokens", "output tokens",
@@ -502,7 +502,8 @@ def tokens(episodes: Sequence[RecordedEpisode]) -> Table:
          "cost (USD)"),
         tuple(rows),
         "Scripted players make no model calls: zero tokens and cost. Latency: wall seconds "
-        "the policy took per turn.",
+        "the policy took per turn. Cost 'unknown': a model without a price in "
+        "configs/prices.yaml (never shown as $0).",
     )  # fmt: skip
 
 
@@ -548,22 +549,29 @@ def _ratio(costs: Sequence[float], counts: Sequence[float]) -> Mean:
     return Mean(value, float(low), float(high), n, 4)
 
 
+def _usd_cell(value: float | None) -> float | str:
+    return UNKNOWN if value is None else round(value, 6)
+
+
 def cost(episodes: Sequence[RecordedEpisode]) -> Table:
-    rows = []
+    rows: list[tuple] = []
     for (pairing, mode), group in _group(episodes, lambda e: (e.pairing, e.mode)).items():
-        scored = [e for e in group if e.scored and e.summary]
-        costs = [e.summary.cost_usd for e in scored]  # type: ignore[union-attr]
-        modules = [float(e.summary.modules_solved) for e in scored]  # type: ignore[union-attr]
-        missions = [float(e.outcome == "solved") for e in scored]
-        rows.append((pairing, mode, len(scored), round(sum(costs), 6), mean(costs, 4),
-                     _ratio(costs, modules), _ratio(costs, missions)))  # fmt: skip
+        scored = [e.summary for e in group if e.scored and e.summary]
+        known = [s.cost_usd for s in scored if s.cost_usd is not None]
+        if len(known) < len(scored):  # a model without a price: the cost is unknown
+            rows.append((pairing, mode, len(scored), UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN))
+            continue
+        modules = [float(s.modules_solved) for s in scored]
+        missions = [float(s.outcome == "solved") for s in scored]
+        rows.append((pairing, mode, len(scored), round(sum(known), 6), mean(known, 4),
+                     _ratio(known, modules), _ratio(known, missions)))  # fmt: skip
     return Table(
         "cost", "Cost per episode, per solved module and per solved mission", "Appendix H",
         ("pairing", "mode", "episodes", "cost (USD)", "cost per episode", "cost per solved module",
          "cost per solved mission"),
         tuple(rows),
         "Ratios of sums over scored episodes with bootstrap intervals; '–' when nothing was "
-        "solved.",
+        "solved; 'unknown' when a model had no price (configs/prices.yaml).",
     )  # fmt: skip
 
 

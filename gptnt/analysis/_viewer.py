@@ -25,7 +25,7 @@ from PIL import Image
 
 from gptnt.analysis._load import RecordedEpisode
 from gptnt.protocol import encode_png
-from gptnt.records import TurnEvent, frame_path
+from gptnt.records import TurnEvent, frame_path, usd
 from gptnt.vision import build_marks
 
 _PAGE = """<!DOCTYPE html>
@@ -150,7 +150,7 @@ def write_episode_page(episode: RecordedEpisode, page: Path, report_href: str) -
             "warnings": t.warnings, "errors": t.errors, "images": images,
             "call": (f"latency {t.latency_s:.3f} s; tokens in {t.tokens.input}, out "
                      f"{t.tokens.output}, cache read {t.tokens.cache_read}, cache write "
-                     f"{t.tokens.cache_write}; cost ${t.cost_usd:.6f}"),
+                     f"{t.tokens.cache_write}; cost {usd(t.cost_usd, digits=6)}"),
         })  # fmt: skip
     s = episode.summary
     outcome = (

@@ -24,6 +24,7 @@ import typer
 
 from gptnt.cli.config import ConfigFile
 from gptnt.cli.run import Game, Out, Pools, RedisUrl
+from gptnt.records import usd
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -54,7 +55,8 @@ Players = Annotated[
 Only = Annotated[
     str | None,
     typer.Option(
-        help="Comma list: only these module kinds (Wires), mission ids (Wires-234, 3) or "
+        help="Comma list: only these module kinds (the paper's names: Wires, The Button, "
+        "Complicated Wires; or BigButton, Venn), mission ids (Wires-234, 3) or "
         "pairings (oracle/random, solo:oracle)."
     ),
 ]
@@ -213,12 +215,6 @@ def suite_show(ref: SuiteRef) -> None:
 # ----------------------------------------------------------------------------- plan
 
 
-def _usd(value: float | None) -> str:
-    if value is None:
-        return "unknown"
-    return f"${value:,.0f}" if value >= 100 else f"${value:,.2f}"
-
-
 def _tokens(value: float) -> str:
     for unit, size in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
         if value >= size:
@@ -232,9 +228,9 @@ def plan_line(p: Plan) -> str:
     if not p.rows:
         return (f"{p.episodes} episodes; no model calls, no cost (scripted players only: "
                 f"{', '.join(sorted(p.scripted))})")  # fmt: skip
-    cost = _usd(t.cost)
+    cost = usd(t.cost)
     if t.cost is not None:
-        cost += f" (range {_usd(t.low)}–{_usd(t.high)}), {_usd(t.cost_cached)} with prompt caching"
+        cost += f" (range {usd(t.low)}–{usd(t.high)}), {usd(t.cost_cached)} with prompt caching"
     scripted = f"; scripted, free: {', '.join(sorted(p.scripted))}" if p.scripted else ""
     unpriced = (f"; no price in configs/prices.yaml for {', '.join(sorted(p.unpriced))}"
                 if p.unpriced else "")  # fmt: skip
@@ -250,11 +246,11 @@ def plan_table(p: Plan) -> Table:
                    "cached"):  # fmt: skip
         table.add_column(column, justify="left" if column in ("experiment", "player") else "right")
     for (group, player), row in sorted(p.rows.items()):
-        cost = _usd(row.cost)
+        cost = usd(row.cost)
         if row.cost is not None:
-            cost += f" ({_usd(row.low)}–{_usd(row.high)})"
+            cost += f" ({usd(row.low)}–{usd(row.high)})"
         table.add_row(group, player, str(row.seats), f"{row.calls:,.0f}", _tokens(row.input),
-                      _tokens(row.output), cost, _usd(row.cost_cached))  # fmt: skip
+                      _tokens(row.output), cost, usd(row.cost_cached))  # fmt: skip
     table.caption = (
         "n: seat-episodes (an episode counts once per seat a model holds, as the paper's Table "
         "H.24 counts). cached: the cost with prompt caching. Assumptions: configs/plan.yaml; "
@@ -325,7 +321,7 @@ def _confirm(estimate: float | None, threshold: float, yes: bool) -> None:
     if yes or (estimate is not None and estimate <= threshold):
         return
     why = ("the cost is unknown (a model has no price)" if estimate is None
-           else f"the estimate {_usd(estimate)} exceeds --confirm-above-usd {threshold:g}")  # fmt: skip
+           else f"the estimate {usd(estimate)} exceeds --confirm-above-usd {threshold:g}")  # fmt: skip
     if not sys.stdin.isatty():
         raise ConfigError(f"{why}; pass --yes to run anyway (or --max-cost-usd to cap it)")
     if not typer.confirm(f"{why}. Run it?", default=False):
@@ -449,21 +445,22 @@ def suite_run(
         attempt = latest[spec.key].attempt + 1 if spec.key in latest else 1
         todo.append(Job(run=run, spec=spec.model_copy(update={"attempt": attempt}),
                         settings=settings, retries=retries))  # fmt: skip
-    spent = ledger.spent()
+    spent, unpriced = ledger.spent()
     info = RunInfo(suite=suite.name, episodes=len(specs), estimated_cost_usd=p.total.cost,
-                   max_cost_usd=max_cost_usd, spent_usd=spent)  # fmt: skip
+                   max_cost_usd=max_cost_usd, spent_usd=spent, unpriced=unpriced)  # fmt: skip
     write_run_info(run_dir, info)
     console.print(f"{len(specs) - len(todo)} already done, {len(todo)} to play on {games} "
                   f"game(s); records in {run_dir}", highlight=False)  # fmt: skip
-    progress = Progress(total=len(todo), spent=spent, cap=max_cost_usd)
+    progress = Progress(total=len(todo), spent=spent, cap=max_cost_usd, unpriced=unpriced)
     with resolve_redis(cfg.bus.redis_url) as url:
         interrupted = asyncio.run(_drive(url, out, run, todo, games, queue_depth or games,
                                          progress, console, progress_every))  # fmt: skip
-    info = info.model_copy(update={"spent_usd": progress.spent, "capped": progress.capped,
+    info = info.model_copy(update={"spent_usd": progress.spent, "unpriced": progress.unpriced,
+                                   "capped": progress.capped,
                                    "unscheduled": progress.unscheduled})  # fmt: skip
     write_run_info(run_dir, info)
     if progress.capped:
-        console.print(f"[bold yellow]budget cap reached[/bold yellow]: {_usd(progress.spent)} "
+        console.print(f"[bold yellow]budget cap reached[/bold yellow]: {usd(progress.spent, partly_unknown=progress.unpriced)} "
                       f"recorded of --max-cost-usd {max_cost_usd:g}; {progress.unscheduled} "
                       "episode(s) not scheduled (rerun with a higher cap to continue)",
                       highlight=False)  # fmt: skip
@@ -495,6 +492,7 @@ class Progress:
 
     total: int
     spent: float = 0.0  # recorded cost, settled attempts plus the turns of episodes in play
+    unpriced: bool = False  # a model call had no price: the cost is partly unknown
     cap: float | None = None
     counts: dict[str, int] = field(
         default_factory=lambda: {"solved": 0, "timeout": 0, "strikeout": 0, "crashed": 0,
@@ -515,6 +513,12 @@ class Progress:
     def over_budget(self) -> bool:
         return self.cap is not None and self.cost >= self.cap
 
+    def spent_text(self) -> str:
+        """``$1.23``, ``$1.23 + unknown`` or ``unknown`` (nothing priced, something unpriced)."""
+        if self.unpriced and not self.cost:
+            return usd(None)
+        return usd(self.cost, partly_unknown=self.unpriced)
+
     def eta(self) -> str:
         done = len(self.settled)
         if not done or done >= self.total:
@@ -527,7 +531,7 @@ class Progress:
         cap = f" of {self.cap:g}" if self.cap is not None else ""
         return (f"{len(self.settled)}/{self.total} done, {c['solved']} solved, {c['timeout']} "
                 f"timeout, {c['strikeout']} strikeout, {c['crashed']} crashed, {c['parked']} "
-                f"parked, ${self.cost:.2f}{cap} spent, {time.monotonic() - self.started:.0f} s, "
+                f"parked, {self.spent_text()}{cap} spent, {time.monotonic() - self.started:.0f} s, "
                 f"ETA {self.eta()}")  # fmt: skip
 
 
@@ -564,7 +568,10 @@ async def _drive(url: str, out: Path, run: str, todo: list[Job], games: int, dep
         return table
 
     def on_turn(spec: EpisodeSpec, event: TurnEvent) -> None:
-        progress.live_cost[spec.key] = progress.live_cost.get(spec.key, 0.0) + event.cost_usd
+        if event.cost_usd is None:
+            progress.unpriced = True
+        else:
+            progress.live_cost[spec.key] = progress.live_cost.get(spec.key, 0.0) + event.cost_usd
 
     async def schedule() -> None:
         nonlocal scheduled
@@ -614,7 +621,10 @@ async def _drive(url: str, out: Path, run: str, todo: list[Job], games: int, dep
                         last_id = entry_id
                         entry = receive(out / run, fields)
                         progress.live_cost.pop(entry.episode_key, None)
-                        progress.spent += entry.cost_usd
+                        if entry.cost_usd is None:
+                            progress.unpriced = True
+                        else:
+                            progress.spent += entry.cost_usd
                         if entry.status == "crashed":
                             progress.counts["crashed"] += 1
                             continue

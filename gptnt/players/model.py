@@ -119,11 +119,12 @@ class ModelPolicy:
             action: Action = (
                 SendMessage(message=REPHRASE_REQUEST) if self.seat in TALKERS else DoNothing()
             )
-            return Decision(action, "", call=call, shown=attachments)
+            return Decision(action, "", call=call, shown=attachments, request=request)
         if reply.failure == "provider_error":
             self.conversation.record(None)
             issue = Issue("provider_error", _failure_detail(call))
-            return Decision(DoNothing(), "", (issue,), call=call, shown=attachments)
+            return Decision(DoNothing(), "", (issue,), call=call, shown=attachments,
+                            request=request)  # fmt: skip
         self.conversation.record(reply.text)
         self.conversation.calibrate(call.usage.input_tokens)
         parsed = parse_output(
@@ -135,7 +136,8 @@ class ModelPolicy:
             cap = (call.output_chars, OUTPUT_CAP_CHARS)
             issues = (Issue("output_capped", "{:,} characters; the first {:,}".format(*cap)),)
             issues += parsed.issues
-        return Decision(parsed.action, reply.text, issues, call=call, shown=attachments)
+        return Decision(parsed.action, reply.text, issues, call=call, shown=attachments,
+                        request=request)  # fmt: skip
 
 
 def _failure_detail(call: CallRecord) -> str:

@@ -17,7 +17,7 @@ import numpy as np
 
 from gptnt.players.actions import Action, Interaction
 from gptnt.players.backends import CallRecord
-from gptnt.players.conversation import Attachment
+from gptnt.players.conversation import Attachment, ChatRequest
 from gptnt.players.feedback import Issue
 from gptnt.protocol import BombState, Mode, ModuleKind, Role
 from gptnt.vision import SetOfMarks
@@ -70,6 +70,8 @@ class Decision:
     as recorded, so the replay keeps the parent's timeline whatever the latency model."""
     restored: bool = False
     """The turn was restored from its parent episode's record, not decided anew."""
+    request: ChatRequest | None = None
+    """The whole request a model sent this turn (the record keeps it as its transcript)."""
 
 
 class Policy(Protocol):

@@ -25,16 +25,21 @@ from gptnt.players.actions import InteractGame, MarkLocation, SendMessage, to_ga
 from gptnt.players.backends import MALFORMED, CallRecord
 from gptnt.players.clock import TOKENS_FIRST_TOKEN_S, TOKENS_SECONDS_PER_TOKEN, VirtualClock
 from gptnt.players.config import PlayerConfig
+from gptnt.players.conversation import AssistantMessage, ChatRequest, ImagePart, Part, TextPart
 from gptnt.players.feedback import Issue
 from gptnt.players.policy import Decision, Observation, Policy, TurnInput
 from gptnt.protocol import BombState, GameAction, Mode, Role, decode_png
 from gptnt.records import (
     FailedCall,
+    MessagePart,
     ProviderFault,
     RecordedAction,
     ShownImage,
+    StoredMessage,
     Tokens,
+    Transcript,
     TurnEvent,
+    store_message,
     store_png,
 )
 from gptnt.vision import build_marks
@@ -103,6 +108,9 @@ class Player:
         )  # fmt: skip
         return self.clock.dispatch(start, latency)
 
+    sent: tuple[str, ...] = ()
+    """The message hashes of the previous request (a model's; ``play_turn`` sets it)."""
+
 
 async def play_turn(
     player: Player, turn: int, transport: Transport, *, at: float | None = None
@@ -148,6 +156,9 @@ async def play_turn(
             result = await act(wire, dispatch)
     player.feedback = tuple(issues)
     tokens, cost, failed = _call_facts(decision.call)
+    shown = [ShownImage(caption=a.caption, image=store_png(player.episode_dir, a.png))
+             for a in decision.shown]  # fmt: skip
+    request = _transcript(player, decision.request) if decision.request else None
     return TurnEvent(
         role=player.role, turn=turn, started_at=started, dispatched_at=time.time(),
         seconds_remaining=sight.seconds_remaining if sight else None,
@@ -156,12 +167,41 @@ async def play_turn(
         warnings=[i.note for i in issues if not i.skips],
         errors=[i.note for i in issues if i.skips],
         frames=frames, mask=mask, focused=observation.kind if observation else None,
-        shown=[ShownImage(caption=a.caption, image=store_png(player.episode_dir, a.png))
-               for a in decision.shown],
+        shown=shown,
         tokens=tokens, cost_usd=cost, latency_s=latency, failed_call=failed,
         game_time=at, dispatch_game_time=dispatch, restored=decision.restored,
         call_attempts=list(decision.call.attempts) if decision.call else [],
+        request=request,
     )  # fmt: skip
+
+
+def _transcript(player: Player, request: ChatRequest) -> Transcript:
+    """Store the request's messages (each once) and name them, after the leading messages it
+    shares with the player's previous request. An image of the turn's observation (its
+    ``shown``, stored under ``frames/``) is named by its hash; so is a manual page's, whose bytes are the
+    manual's (``PlayerInfo.manual`` names it) and are not copied into every episode."""
+    messages = [StoredMessage(role="system", parts=[MessagePart(text=request.system)])]
+    for m in request.messages:
+        if isinstance(m, AssistantMessage):
+            messages.append(StoredMessage(role="assistant", parts=[MessagePart(text=m.text)]))
+        else:
+            messages.append(StoredMessage(role="user", parts=[_part(p) for p in m.parts]))
+    hashes = [store_message(player.episode_dir, m) for m in messages]
+    reuse = 0
+    for before, now in zip(player.sent, hashes, strict=False):
+        if before != now:
+            break
+        reuse += 1
+    player.sent = tuple(hashes)
+    return Transcript(reuse=reuse, messages=hashes[reuse:])
+
+
+def _part(part: Part) -> MessagePart:
+    if isinstance(part, TextPart):
+        return MessagePart(text=part.text)
+    if isinstance(part, ImagePart):
+        return MessagePart(image=part.digest)
+    return MessagePart(cache_point=True)
 
 
 def _look(sight: Sight, player: Player) -> tuple[Observation, list[str], str | None]:
@@ -179,14 +219,15 @@ def _look(sight: Sight, player: Player) -> tuple[Observation, list[str], str | N
     return Observation(frames, marks, privileged, kind), hashes, mask_hash
 
 
-def _call_facts(call: CallRecord | None) -> tuple[Tokens, float, FailedCall | None]:
-    """A model call's tokens, cost and failure, for the record (nothing for a scripted turn)."""
+def _call_facts(call: CallRecord | None) -> tuple[Tokens, float | None, FailedCall | None]:
+    """A model call's tokens, cost (``None``: the model has no price) and failure, for the
+    record (nothing for a scripted turn)."""
     if call is None:
         return Tokens(), 0.0, None
     usage = call.usage
     tokens = Tokens(input=usage.input_tokens, output=usage.output_tokens,
                     cache_read=usage.cache_read_tokens, cache_write=usage.cache_write_tokens)  # fmt: skip
-    return tokens, call.cost_usd or 0.0, _failed(call)
+    return tokens, call.cost_usd, _failed(call)
 
 
 def _failed(call: CallRecord) -> FailedCall | None:

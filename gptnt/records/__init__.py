@@ -8,11 +8,15 @@ finished episodes. Analysis and the report read only these files.
 from __future__ import annotations
 
 from gptnt.records._bundle import pack, unpack
+from gptnt.records._cost import UNKNOWN, add_costs, known_cost, usd
 from gptnt.records._episode import (
     EpisodeWriter,
     frame_path,
     read_events,
+    read_message,
     read_summary,
+    requests,
+    store_message,
     store_png,
     write_atomic,
 )
@@ -32,6 +36,7 @@ from gptnt.records._schema import (
     FailedCall,
     GameStep,
     Harness,
+    MessagePart,
     ModuleResult,
     Parent,
     PlayerInfo,
@@ -39,8 +44,10 @@ from gptnt.records._schema import (
     ProviderFault,
     RecordedAction,
     ShownImage,
+    StoredMessage,
     Summary,
     Tokens,
+    Transcript,
     TurnEvent,
 )
 
@@ -51,6 +58,7 @@ __all__ = [
     "RUN_FILE",
     "SCHEMA_VERSION",
     "TIMER_TOLERANCE_S",
+    "UNKNOWN",
     "Clock",
     "Conditions",
     "EpisodeEnded",
@@ -63,6 +71,7 @@ __all__ = [
     "Harness",
     "Ledger",
     "LedgerEntry",
+    "MessagePart",
     "ModuleResult",
     "Parent",
     "PlayerInfo",
@@ -72,19 +81,27 @@ __all__ = [
     "RunInfo",
     "ShownImage",
     "Status",
+    "StoredMessage",
     "Summary",
     "Tokens",
+    "Transcript",
     "TurnEvent",
+    "add_costs",
     "classify",
     "episode_dir",
     "frame_path",
     "harness",
+    "known_cost",
     "pack",
     "read_events",
+    "read_message",
     "read_run_info",
     "read_summary",
+    "requests",
+    "store_message",
     "store_png",
     "unpack",
+    "usd",
     "write_atomic",
     "write_run_info",
 ]

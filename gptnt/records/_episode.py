@@ -4,6 +4,7 @@
 
     <episode>/events.jsonl   one Event per line, appended and flushed as the episode runs
     <episode>/frames/<sha256>.png   every image once, named by the hash of its bytes
+    <episode>/messages/<sha256>.json   every request message once (v3), named by its hash
     <episode>/summary.json   written last, atomically (temp file + rename)
 
 A crash loses at most the line being written; a reader skips a torn last line. Every read goes
@@ -15,20 +16,31 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from pydantic import TypeAdapter
 
 from gptnt.bounded import Tally, read_json, read_jsonl
 from gptnt.errors import UnreadableError
-from gptnt.records._schema import Event, Summary
+from gptnt.records._schema import Event, StoredMessage, Summary, TurnEvent
 
 _EVENT = TypeAdapter(Event)
 
 EVENTS = "events.jsonl"
 SUMMARY = "summary.json"
 FRAMES = "frames"
+MESSAGES = "messages"
+
+
+def _file_mode() -> int:
+    """0666 less the process umask: the mode ``open()`` would have given a new file."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+FILE_MODE = _file_mode()
 
 
 def write_atomic(path: Path, data: bytes, *, durable: bool = True) -> None:
@@ -36,6 +48,7 @@ def write_atomic(path: Path, data: bytes, *, durable: bool = True) -> None:
     it survives a power cut, at the price of an fsync)."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, FILE_MODE)  # mkstemp's 0600 would make records unreadable to a group
         with os.fdopen(fd, "wb") as out:
             out.write(data)
             out.flush()
@@ -60,6 +73,40 @@ def store_png(episode_dir: Path, png: bytes) -> str:
 
 def frame_path(episode_dir: Path, digest: str) -> Path:
     return episode_dir / FRAMES / f"{digest}.png"
+
+
+def store_message(episode_dir: Path, message: StoredMessage, *, durable: bool = True) -> str:
+    """Store one request message under the hash of its JSON (once); return the hash."""
+    data = message.model_dump_json(exclude_defaults=True).encode()
+    digest = hashlib.sha256(data).hexdigest()
+    folder = episode_dir / MESSAGES
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{digest}.json"
+    if not path.exists():
+        write_atomic(path, data, durable=durable)
+    return digest
+
+
+def read_message(episode_dir: Path, digest: str) -> StoredMessage | None:
+    """A stored request message (``None`` when the file is missing)."""
+    path = episode_dir / MESSAGES / f"{digest}.json"
+    if not path.is_file():
+        return None
+    return StoredMessage.model_validate_json(path.read_bytes())
+
+
+def requests(turns: Iterable[TurnEvent]) -> dict[tuple[str, int], list[str]]:
+    """Every model turn's whole request as message hashes, keyed by (role, turn): each
+    ``Transcript`` resolved against the previous request of its role."""
+    previous: dict[str, list[str]] = {}
+    out: dict[tuple[str, int], list[str]] = {}
+    for t in sorted(turns, key=lambda t: (t.role, t.turn)):
+        if t.request is None:
+            continue
+        before = previous.get(t.role, [])
+        whole = before[: t.request.reuse] + t.request.messages
+        previous[t.role] = out[(t.role, t.turn)] = whole
+    return out
 
 
 class EpisodeWriter:

@@ -17,6 +17,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from gptnt.bounded import Tally, read_jsonl
+from gptnt.records._cost import known_cost
 from gptnt.records._episode import SUMMARY, read_summary
 from gptnt.records._schema import SCHEMA_VERSION, EpisodeOutcome
 
@@ -40,7 +41,7 @@ class LedgerEntry(BaseModel):
     status: Status
     outcome: EpisodeOutcome
     reason: str = ""
-    cost_usd: float = 0.0  # what the attempt's model calls cost
+    cost_usd: float | None = 0.0  # what the attempt's model calls cost; None: a model had no price
     episode_dir: str  # relative to the run directory
     at: float  # wall-clock unix seconds
 
@@ -98,9 +99,10 @@ class Ledger:
             if e.status != "interrupted" and not (self.run_dir / e.episode_dir / SUMMARY).exists()
         ]  # fmt: skip
 
-    def spent(self) -> float:
-        """The recorded cost of every attempt so far, crashed ones included."""
-        return sum(e.cost_usd for e in self.entries())
+    def spent(self) -> tuple[float, bool]:
+        """The recorded cost of every attempt so far, crashed ones included, and whether some
+        of it is unknown (a model without a price)."""
+        return known_cost(e.cost_usd for e in self.entries())
 
     def attempts(self, episode_key: str) -> int:
         return sum(1 for e in self.entries() if e.episode_key == episode_key)

@@ -26,7 +26,8 @@ class RunInfo(BaseModel):
     episodes: int = 0  # episodes the run asked for (after --only / --limit)
     estimated_cost_usd: float | None = None  # the plan's estimate without caching; None: unknown
     max_cost_usd: float | None = None  # the budget cap, if any
-    spent_usd: float = 0.0  # recorded cost of every attempt so far
+    spent_usd: float = 0.0  # recorded cost of every attempt so far (the priced calls)
+    unpriced: bool = False  # some model call had no price: more than spent_usd was spent
     capped: bool = False  # the cap stopped scheduling before every episode was played
     unscheduled: int = 0  # episodes left unplayed because of the cap
 

@@ -19,6 +19,12 @@ manager's ``advance`` steps; a counterfactual replay's ``parent`` (``Parent``: t
 turn it forked at, what was replaced) on ``EpisodeStarted`` and ``Summary``, and its turns
 before the fork marked ``restored``. Version 1 and 2 files still read: every new field has a
 default (a wall clock, no parent).
+
+Version 4 keeps what a model was asked: each model turn's ``request`` names every message of
+the request it sent (system prompt, manual pages, history, the newest turn with its images),
+each message stored once under ``messages/<sha256>.json`` and each image once under
+``frames/``, so a long episode does not store its manual once per turn; and a cost is ``None``
+when the model has no price (unknown, not free). Version 1 to 3 files still read.
 """
 
 from __future__ import annotations
@@ -29,8 +35,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from gptnt.protocol import Mode, Role
 
-SCHEMA_VERSION = 3
-READABLE_VERSIONS = (1, 2, 3)
+SCHEMA_VERSION = 4
+READABLE_VERSIONS = (1, 2, 3, 4)
 """Record versions this harness reads."""
 
 EpisodeOutcome = Literal["solved", "strikeout", "timeout", "crashed", "interrupted"]
@@ -177,6 +183,33 @@ class FailedCall(_Record):
     attempts: list[int | None] = Field(default_factory=list)  # each attempt's status, in order
 
 
+class MessagePart(_Record):
+    """One part of a stored request message: text, an image by content hash, or a provider
+    cache point. An observation's image is under ``frames/`` (it is a turn's ``shown``); a
+    manual page's is the manual's (``PlayerInfo.manual`` names it) and is not copied."""
+
+    text: str | None = None
+    image: str | None = None
+    cache_point: bool = False
+
+
+class StoredMessage(_Record):
+    """One message of a model request as it was sent, stored once by the hash of its JSON."""
+
+    role: Literal["system", "user", "assistant"]
+    parts: list[MessagePart]
+
+
+class Transcript(_Record):
+    """The whole request of a model call, by reference: its messages in order (the system
+    prompt first), each a ``StoredMessage`` hash. ``reuse`` leading messages are the same as
+    the previous request of the same role (the history is append-only), so only the messages
+    after them are listed; ``gptnt.records.requests`` resolves the chain."""
+
+    reuse: int = 0
+    messages: list[str] = Field(default_factory=list)
+
+
 class TurnEvent(_Record):
     """One player turn: drain inbox → observe → policy → dispatch."""
 
@@ -199,7 +232,7 @@ class TurnEvent(_Record):
     focused: str | None = None  # module kind zoomed into when observed, None when zoomed out (v2)
     shown: list[ShownImage] = Field(default_factory=list)  # a model's exact images (v2)
     tokens: Tokens = Field(default_factory=Tokens)
-    cost_usd: float = 0.0  # what the model call cost (0 for scripted players)
+    cost_usd: float | None = 0.0  # the model call's cost (0 for scripted players; None: no price)
     latency_s: float = 0.0  # wall seconds spent by the policy
     failed_call: FailedCall | None = None  # the model call failed: the provider's status
     game_time: float | None = None  # virtual clock: game seconds into play at the start (v3)
@@ -208,6 +241,7 @@ class TurnEvent(_Record):
     call_attempts: list[int | None] = Field(default_factory=list)
     """The status of every failed attempt of the turn's model call (``None``: no answer), also
     when a later attempt answered (a 429, its ``Retry-After`` waited, then the answer)."""
+    request: Transcript | None = None  # what a model was sent (v4); None for a scripted player
 
 
 class GameStep(_Record):
@@ -258,7 +292,7 @@ class Summary(_Record):
     turns: dict[str, int] = Field(default_factory=dict)  # per role
     messages: dict[str, int] = Field(default_factory=dict)  # messages sent per role
     tokens: Tokens = Field(default_factory=Tokens)
-    cost_usd: float = 0.0
+    cost_usd: float | None = 0.0  # None: some model call had no price (unknown, not free)
     conditions: Conditions | None = None
     parent: Parent | None = None  # a counterfactual replay's parent (v3)
     started_at: float

@@ -78,6 +78,7 @@ from gptnt.records import (
     Summary,
     Tokens,
     TurnEvent,
+    add_costs,
     classify,
     episode_dir,
     harness,
@@ -179,7 +180,7 @@ class Episode:
         self._ready_seen: set[str] = set()
         self._tokens = Tokens()
         self._lineup: list[SeatChoice] = []  # the players present (no Expert when solo)
-        self._cost = 0.0
+        self._cost: float | None = 0.0  # None once a model call had no price
         self.png_bytes: list[int] = []  # per Defuser turn (benchmark)
         self.turn_wall_s: dict[str, list[float]] = {"defuser": [], "expert": []}
 
@@ -509,7 +510,7 @@ class Episode:
             cache_read=self._tokens.cache_read + t.cache_read,
             cache_write=self._tokens.cache_write + t.cache_write,
         )
-        self._cost += reply.event.cost_usd
+        self._cost = add_costs((self._cost, reply.event.cost_usd))
         self._writer.append(reply.event)
         if self._on_turn is not None:
             self._on_turn(self.spec, reply.event)

@@ -67,7 +67,7 @@ def test_the_parked_episode_is_shown_and_kept_out_of_n(run_dir: Path, report_dir
     outcome = next(r for r in _rows(report_dir / "tables" / "outcomes.csv")
                    if r["mission"] == "Keypad-234")  # fmt: skip
     assert outcome["outcomes"] == "⚠️" and outcome["solved_n"] == "0"
-    assert outcome["not scored"] == "1"
+    assert outcome["not_scored"] == "1"
 
 
 def test_one_viewer_page_per_episode_with_every_recorded_turn(
@@ -156,3 +156,61 @@ def test_a_capped_run_says_so_in_every_output(run_dir: Path, tmp_path: Path) -> 
         assert "suite single" in text and "4 of 9 episodes were not played" in text
     plain = CliRunner().invoke(app, ["report", str(run_dir)], env={"COLUMNS": "250"})
     assert "Capped" not in plain.output  # no run.json: nothing said
+
+
+def _replay_under(run: Path, out: Path, *, rule_seed: int, time_factor: float) -> Path:
+    """A copy of ``run`` whose episodes say they were played under ``rule_seed`` and
+    ``time_factor`` (the suite records both), to group exports by them."""
+    shutil.copytree(run, out)
+    for folder in (out / "episodes").iterdir():
+        summary = json.loads((folder / "summary.json").read_text())
+        conditions = {"suite": "contamination", "time_factor": time_factor,
+                      "time_limit": int(summary["time_limit"] * time_factor),
+                      "pairing": summary["players"][0]["policy"]}  # fmt: skip
+        summary.update(rule_seed=rule_seed, conditions=conditions)
+        (folder / "summary.json").write_text(json.dumps(summary))
+        lines = (folder / "events.jsonl").read_text().splitlines()
+        first = json.loads(lines[0])
+        first.update(rule_seed=rule_seed, conditions=conditions)
+        (folder / "events.jsonl").write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n")
+    return out
+
+
+def test_exports_carry_every_condition_and_group_by_rule_seed_and_time_factor(
+    run_dir: Path, tmp_path: Path
+) -> None:
+    duckdb = pytest.importorskip("duckdb")
+    other = _replay_under(run_dir, tmp_path / "seed-1764", rule_seed=1764, time_factor=2.0)
+    for fmt in ("parquet", "csv"):
+        out = tmp_path / fmt
+        result = CliRunner().invoke(
+            app, ["export", str(run_dir), str(other), "--format", fmt, "--out", str(out)]
+        )
+        assert result.exit_code == 0, result.output
+        episodes, turns = out / f"episodes.{fmt}", out / f"turns.{fmt}"
+        for path in (episodes, turns):
+            assert path.stat().st_mode & 0o044 == 0o044, oct(path.stat().st_mode)  # not 0600
+        grouped = duckdb.sql(
+            f"select rule_seed, time_factor, coalesce(suite, '-'), count(*), "
+            f"count(*) filter (where outcome = 'solved') from '{episodes}' "
+            "group by all order by 1"
+        ).fetchall()
+        assert grouped == [(1, 1.0, "-", 5, 3), (1764, 2.0, "contamination", 5, 3)], fmt
+        by_turn = duckdb.sql(
+            f"select rule_seed, time_factor, count(*) from '{turns}' group by all order by 1"
+        ).fetchall()
+        assert by_turn[0][2] == by_turn[1][2] > 0 and [r[:2] for r in by_turn] == [
+            (1, 1.0),
+            (1764, 2.0),
+        ]
+        names = duckdb.sql(f"select * from '{episodes}' limit 0").columns
+        for column in ("suite", "repeat", "solo", "no_manual", "manual", "time_factor"):
+            assert column in names, column
+
+
+def test_report_csv_headers_are_snake_case(report_dir: Path) -> None:
+    for path in (report_dir / "tables").glob("*.csv"):
+        header = path.read_text(encoding="utf-8").splitlines()[0].split(",")
+        for name in header:
+            assert name == name.lower() and " " not in name and name.isascii(), (path.name, name)
+        assert path.stat().st_mode & 0o044 == 0o044

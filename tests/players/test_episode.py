@@ -189,6 +189,49 @@ def test_records_keep_exactly_the_images_the_model_was_sent(episode) -> None:
     assert all(e["episode_id"] == summary["episode_id"] for e in events)
 
 
+def test_records_keep_every_request_whole_and_each_message_once(episode) -> None:
+    """Each model turn's transcript resolves to the request the provider received: the same
+    messages in order (system prompt, manual, history, newest turn), the same texts and the
+    same images; every message is stored once however many requests repeat it."""
+    from gptnt.records import TurnEvent, read_message, requests
+
+    server, _, events = episode
+    folder = next(Path(server.record_dir).rglob("events.jsonl")).parent  # type: ignore[attr-defined]
+    turns = [TurnEvent.model_validate(e) for e in events if e["kind"] == "turn"]
+    whole = requests(turns)
+    listed = 0
+    for role in ("defuser", "expert"):
+        mine = [t for t in turns if t.role == role]
+        bodies = _bodies(server, role)
+        assert len(mine) == len(bodies) and all(t.request for t in mine)
+        for t, body in zip(mine, bodies, strict=True):
+            stored = [read_message(folder, h) for h in whole[(role, t.turn)]]
+            assert len(stored) == len(body["messages"])
+            listed += len(stored)
+            for m, sent in zip(stored, body["messages"], strict=True):
+                assert m is not None and m.role == sent["role"]
+                assert [p.text for p in m.parts if p.text is not None] == _texts(sent)
+                images = [p.image for p in m.parts if p.image]
+                content = sent["content"] if isinstance(sent["content"], list) else []
+                assert images == [p["image_url"]["url"].removeprefix("sha256:")
+                                  for p in content if p["type"] == "image_url"]  # fmt: skip
+        shown = {s.image for t in mine for s in t.shown}
+        assert all((folder / "frames" / f"{h}.png").is_file() for h in shown)
+        # After the first request, a turn lists only the messages that are new since the last
+        # (the system prompt, and the Expert's pinned manual, are never listed again).
+        pinned = 2 if role == "expert" else 1
+        assert all(t.request.reuse >= pinned for t in mine[1:])  # type: ignore[union-attr]
+    files = list((folder / "messages").glob("*.json"))
+    assert len(files) == len({h for hs in whole.values() for h in hs}) < listed / 2
+    manual_pages = len(load_manual("generated").pages)
+    expert = whole[("expert", 0)]
+    pinned = read_message(folder, expert[1])
+    assert pinned is not None and sum(p.image is not None for p in pinned.parts) == manual_pages
+    # A manual page's image is named, not copied into the episode (it is the manual's).
+    assert not any((folder / "frames" / f"{p.image}.png").exists() for p in pinned.parts if p.image)
+    assert all(whole[("expert", t)][1] == expert[1] for t in range(len(_bodies(server, "expert"))))
+
+
 @pytest.mark.slow
 def test_solo_model_holds_both_roles_and_no_expert_plays(tmp_path: Path) -> None:
     server = ChatServer(Script())

@@ -59,7 +59,7 @@ async def test_report_files(tmp_path: Path) -> None:
     scored = [s for s in random if s.outcome != "crashed"]
     k = sum(s.outcome == "defused" for s in scored)
     assert team["random"]["defused_n"] == str(len(scored)) == "8"
-    assert team["random"]["crashed (not scored)"] == "1"
+    assert team["random"]["crashed_not_scored"] == "1"
     low, high = wilson(k, len(scored))
     assert abs(float(team["random"]["defused_ci_low"]) - low) < 1e-5
     assert abs(float(team["random"]["defused_ci_high"]) - high) < 1e-5
@@ -70,16 +70,16 @@ async def test_report_files(tmp_path: Path) -> None:
     }
     assert cross["base · oracle (trio)"]["defused_n"] == "2"
     family = f"{played.family} · random (trio)"
-    assert cross[family]["defused_n"] == "4" and cross[family]["crashed (not scored)"] == "1"
+    assert cross[family]["defused_n"] == "4" and cross[family]["crashed_not_scored"] == "1"
 
     failures = list(csv.DictReader((out / "tables" / "failure_modes.csv").open()))
     losses = [s for s in scored if s.outcome != "defused"]
     modes = [r for r in failures if r["kind"] == "mode"]
-    assert sum(int(r["share of losses_k"]) for r in modes) == len(losses) > 0
-    assert all(r["share of losses_n"] == str(len(losses)) for r in failures)
+    assert sum(int(r["share_of_losses_k"]) for r in modes) == len(losses) > 0
+    assert all(r["share_of_losses_n"] == str(len(losses)) for r in failures)
     for r in modes:
-        coded = sum(int(x.rsplit(" ", 1)[1]) for x in r["coded by"].split(", "))
-        assert coded == int(r["share of losses_k"])
+        coded = sum(int(x.rsplit(" ", 1)[1]) for x in r["coded_by"].split(", "))
+        assert coded == int(r["share_of_losses_k"])
 
     md = (out / "report.md").read_text()
     assert "## SANZARU success by family × team" in md and "(n=8)" in md
