@@ -48,6 +48,17 @@ ZIP_METHODS = {zipfile.ZIP_STORED: "stored", zipfile.ZIP_DEFLATED: "deflate"}
 
 _CHUNK = 1024 * 1024
 
+# ----------------------------------------------------------------------------- setting bounds
+# Every numeric setting is bounded where it is declared, so that a value that would hang or
+# exhaust a run (``turn_timeout_s: .inf``, ``image_size: [100000, 100000]``) is refused up front.
+
+MAX_SECONDS = 86_400.0
+"""Any duration a setting gives, wall or game: at most a day (a mission's ``timeLimit`` too)."""
+IMAGE_SIDE = (16, 4096)
+"""Pixels of a side of an image shown to a model."""
+MAX_COUNT = 1_000_000
+"""Any count a setting gives (tokens, images, retries are bounded tighter where they are)."""
+
 
 def _mib(size: int) -> str:
     return f"{size / (1024 * 1024):g} MiB"
@@ -102,7 +113,7 @@ def read_bytes(path: Path, *, limit: int, what: str = "file") -> bytes:
         with open(path, "rb") as source:
             data = source.read(limit + 1)
     except OSError as err:
-        raise UnreadableError(f"{path}: cannot read the {what}: {err.strerror}") from None
+        raise UnreadableError(f"{path}: cannot read it ({err.strerror})") from None
     if len(data) > limit:
         raise UnreadableError(f"{path}: larger than {_mib(limit)}; not a {what} gptnt reads")
     return data
@@ -124,14 +135,22 @@ def _validated(parse: Callable[[bytes], T], data: bytes, where: str) -> T:
         return parse(data)
     except ValidationError as err:
         raise UnreadableError(f"{where}: {_json_problem(err)}") from None
-    except (ValueError, RecursionError) as err:  # json.loads: JSONDecodeError, bad UTF-8
-        raise UnreadableError(f"{where}: not JSON ({_first_line(str(err))})") from None
+    except json.JSONDecodeError as err:
+        raise UnreadableError(
+            f"{where}: not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})"
+        ) from None
+    except UnicodeDecodeError as err:
+        raise UnreadableError(f"{where}: not UTF-8 text (byte {err.start})") from None
+    except (ValueError, RecursionError) as err:
+        raise UnreadableError(
+            f"{where}: not valid JSON ({_first_line(str(err)) or 'nested too deeply'})"
+        ) from None
 
 
 def _json_problem(err: ValidationError) -> str:
     first = err.errors()[0]
     if first["type"] == "json_invalid":
-        return f"not JSON ({_first_line(str(first['msg']).removeprefix('Invalid JSON: '))})"
+        return f"not valid JSON ({_first_line(str(first['msg']).removeprefix('Invalid JSON: '))})"
     return first_problem(err, whole="value")
 
 
@@ -249,7 +268,7 @@ def _yaml_problem(err: yaml.YAMLError) -> str:
     mark = getattr(err, "problem_mark", None)
     problem = getattr(err, "problem", None) or _first_line(str(err))
     if "could not determine a constructor for the tag" in problem:
-        tag = problem.rsplit("tag", 1)[-1].strip(" '")
+        tag = problem.partition("'")[2].rstrip("'").replace("tag:yaml.org,2002:", "!!")
         problem = f"tag {tag} is not allowed (plain YAML only: no language-specific tags)"
     where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
     return _first_line(f"{where}{problem}")

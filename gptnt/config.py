@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from gptnt.bounded import MAX_SECONDS, read_yaml
 from gptnt.endpoints import url_problem
 from gptnt.errors import ConfigError, first_problem, reason
 
@@ -62,7 +62,7 @@ service of every episode."""
 
 
 class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class GameConfig(_Section):
@@ -75,21 +75,21 @@ class GameConfig(_Section):
     """Frame width in pixels."""
     height: int = Field(480, ge=64, le=4096)
     """Frame height in pixels."""
-    rule_seed: int = Field(1, ge=1)
+    rule_seed: int = Field(1, ge=1, le=2**31 - 1)
     """The rule seed of game, manual and oracle together. Set in any layer, every episode of
     ``gptnt run``/``suite run``/``baseline`` plays it; else each plays its mission's
     ``ruleSeed``, else 1. The manager copies the episode's into the section it hands on."""
     record: Path | None = None
     """Write the game service's whole exchange with the backend to this recording (a zip the
     recorded-game stub replays); None records nothing."""
-    call_deadline_s: float = Field(10.0, gt=0)
+    call_deadline_s: float = Field(10.0, gt=0, le=MAX_SECONDS)
     """Wall seconds one HTTP call to the backend may take (per-route limits are capped by it)."""
-    startup_timeout_s: float = Field(60.0, gt=0)
+    startup_timeout_s: float = Field(60.0, gt=0, le=MAX_SECONDS)
     """Wall seconds for the backend to answer and to reach lights off and lights on; the manager
     waits as long for the services to be ready."""
-    poll_interval_s: float = Field(0.2, gt=0)
+    poll_interval_s: float = Field(0.2, gt=0, le=60)
     """Wall seconds between state polls while a mission runs (game over is seen within two)."""
-    backend_failures: int = Field(3, ge=1)
+    backend_failures: int = Field(3, ge=1, le=1000)
     """Consecutive failed polls after which the backend counts as dead."""
 
     @field_validator("backend")
@@ -110,7 +110,7 @@ class PlayersConfig(_Section):
 
     defuser: str = "oracle"
     expert: str = "oracle"
-    seed: int = 0
+    seed: int = Field(0, ge=0, le=2**63 - 1)
     """Seed of the players' own randomness (scripted random play, sampling where supported)."""
     manual: str = "generated"
     """The manual a model Expert reads: ``generated`` or a manual directory."""
@@ -119,19 +119,19 @@ class PlayersConfig(_Section):
 class TimingConfig(_Section):
     """The experiment manager's waits and pacing."""
 
-    game_call_s: float = Field(15.0, gt=0)
+    game_call_s: float = Field(15.0, gt=0, le=MAX_SECONDS)
     """Wall seconds one call to the game service may take, by the manager or a player (it makes
     up to a few backend calls)."""
-    turn_timeout_s: float | None = Field(None, gt=0)
+    turn_timeout_s: float | None = Field(None, gt=0, le=MAX_SECONDS)
     """Wall seconds one player turn may take, for every player; unset: a model player's own
     ``turn_timeout_s`` (its player config), ``gptnt.services.manager._budget.SCRIPTED_TURN_S``
     for a scripted player. Every other deadline of the turn and of the episode is derived from
     the turns' (``Budget``; ``gptnt config show --mission ID`` prints them)."""
-    stop_timeout_s: float = Field(5.0, gt=0)
+    stop_timeout_s: float = Field(5.0, gt=0, le=MAX_SECONDS)
     """Wall seconds the services get to stop when asked, before they are terminated."""
-    idle_sleep_s: float = Field(0.5, ge=0)
+    idle_sleep_s: float = Field(0.5, ge=0, le=MAX_SECONDS)
     """async: wall seconds each player pauses between its turns."""
-    step_sleep_s: float = Field(0.0, ge=0)
+    step_sleep_s: float = Field(0.0, ge=0, le=MAX_SECONDS)
     """sync: wall seconds slept after each ``/timestep`` (GPTNT slept 3 so the real game could
     animate; the simulator's ``/timestep`` is complete when it returns)."""
 
@@ -285,12 +285,7 @@ def _problem(
 
 def _read_yaml(path: Path) -> dict[str, object]:
     """The file's settings as dotted keys."""
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        raise ConfigError(f"--config {path}: cannot read it ({err.strerror})") from None
-    except yaml.YAMLError as err:
-        raise ConfigError(f"--config {path}: not valid YAML ({err})") from None
+    data = read_yaml(path, where=f"--config {path}")
     if data is None:
         return {}
     if not isinstance(data, dict):

@@ -23,7 +23,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from gptnt import resources
-from gptnt.errors import MissionError, first_problem
+from gptnt.bounded import MAX_JSON_BYTES, read_bytes
+from gptnt.errors import MissionError, UnreadableError, first_problem
 from gptnt.protocol import MODULE_KINDS, MissionConfig, kind_title
 
 __all__ = [
@@ -91,18 +92,22 @@ def _describe(err: ValidationError) -> str:
 
 def _read_json(path: Path) -> object:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(read_bytes(path, limit=MAX_JSON_BYTES, what="mission").decode("utf-8"))
     except json.JSONDecodeError as err:
         raise MissionError(
             f"{path}: not valid JSON (line {err.lineno}, column {err.colno}: {err.msg}); "
             "fix or remove the file"
         ) from None
+    except RecursionError:
+        raise MissionError(
+            f"{path}: not valid JSON (nested too deeply); fix or remove the file"
+        ) from None
     except UnicodeDecodeError as err:
         raise MissionError(
             f"{path}: not UTF-8 text (byte {err.start}); a mission is a JSON file, fix or remove it"
         ) from None
-    except OSError as err:
-        raise MissionError(f"{path}: cannot read: {err.strerror}") from None
+    except UnreadableError as err:
+        raise MissionError(str(err)) from None
 
 
 # Folders of missions/ that hold something else: suites, and SANZARU's puzzle instances.

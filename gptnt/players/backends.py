@@ -34,9 +34,9 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlparse
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
+from gptnt.bounded import read_yaml
 from gptnt.endpoints import HIDDEN, scrub_text, url_secrets
 from gptnt.errors import PlayerConfigError
 from gptnt.players._text import OUTPUT_CAP_CHARS, keep
@@ -161,7 +161,7 @@ def load_prices(path: Path | None = None) -> dict[str, Price]:
     source = path or PRICES_PATH
     if not source.is_file():
         return {}
-    data = yaml.safe_load(source.read_text(encoding="utf-8")) or {}
+    data = read_yaml(source) or {}
     models = data.get("models", {}) if isinstance(data, dict) else {}
     return {name: Price.model_validate(p) for name, p in models.items() if p}
 

@@ -9,9 +9,8 @@ caller checks those first.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-import yaml
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -22,8 +21,9 @@ from pydantic import (
     model_validator,
 )
 
+from gptnt.bounded import IMAGE_SIDE, MAX_COUNT, MAX_SECONDS, read_yaml
 from gptnt.endpoints import url_problem
-from gptnt.errors import PlayerConfigError, UnknownPlayerError, first_problem
+from gptnt.errors import PlayerConfigError, UnknownPlayerError, UnreadableError, first_problem
 from gptnt.players.actions import CoordinateSystem, Interaction, InteractionMethod
 from gptnt.players.clock import TOKENS_FIRST_TOKEN_S, TOKENS_SECONDS_PER_TOKEN
 from gptnt.resources import configs_dir
@@ -35,6 +35,10 @@ PROVIDERS = ("anthropic", "openai", "google", "vllm")
 Thinking = Literal["off", "minimal", "low", "medium", "high", "max"] | None
 
 
+ImageSide = Annotated[int, Field(ge=IMAGE_SIDE[0], le=IMAGE_SIDE[1])]
+"""Pixels of one side of the images a model is shown."""
+
+
 class VllmServe(BaseModel):
     """How ``gptnt vllm`` starts vLLM's OpenAI-compatible server for an open model (paper H:
     BF16, no quantisation, 2 × H100 80GB). The port comes from the config's ``base_url``.
@@ -42,12 +46,12 @@ class VllmServe(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    tensor_parallel_size: int = Field(2, ge=1)
+    tensor_parallel_size: int = Field(2, ge=1, le=1024)
     """GPUs the model is split over."""
     dtype: str = "bfloat16"
-    max_model_len: int | None = Field(None, gt=0)
+    max_model_len: int | None = Field(None, gt=0, le=100 * MAX_COUNT)
     """Context length in tokens; default: the config's ``input_limit`` + ``max_tokens``."""
-    max_images: int = Field(40, ge=1)
+    max_images: int = Field(40, ge=1, le=10_000)
     """Images allowed in one request: the manual's pages plus a Simon/Morse turn's frames."""
     trust_remote_code: bool = False
     chat_template_kwargs: dict[str, bool | int | str] = Field(default_factory=dict)
@@ -62,7 +66,7 @@ class PlayerConfig(BaseModel):
     tokens, set-of-marks, 640×480 images.
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
     name: str = ""
     """Short name for records and tables (defaults to the config file's stem)."""
@@ -72,11 +76,11 @@ class PlayerConfig(BaseModel):
     """Endpoint for OpenAI-compatible servers (vLLM), or to override a provider's URL."""
     api_key_env: str | None = None
     """Environment variable holding the API key (never the key itself)."""
-    image_size: tuple[int, int] = (640, 480)
+    image_size: tuple[ImageSide, ImageSide] = (640, 480)
     """``(width, height)`` in pixels of every image the model is shown."""
     temperature: float | None = Field(0.6, ge=0.0, le=2.0)
     """Sampling temperature; ``null`` sends none (OpenAI's reasoning models reject one)."""
-    max_tokens: int = Field(1000, gt=0)
+    max_tokens: int = Field(1000, gt=0, le=MAX_COUNT)
     """Output token cap per call."""
     thinking: Thinking = None
     """Extended reasoning: ``off``, or an effort level (``minimal`` … ``max``, pydantic-ai's
@@ -84,23 +88,23 @@ class PlayerConfig(BaseModel):
     interaction: InteractionMethod = "set-of-marks"
     coordinates: CoordinateSystem = "absolute"
     """For ``interaction: coordinates``: absolute pixels, scaled 0–1000, or relative 0–1."""
-    input_limit: int | None = Field(None, gt=0)
+    input_limit: int | None = Field(None, gt=0, le=100 * MAX_COUNT)
     """The model's input window in tokens; the context is truncated to fit. ``None``: never."""
-    tokens_per_image: int = Field(500, ge=0)
+    tokens_per_image: int = Field(500, ge=0, le=MAX_COUNT)
     """Estimated input tokens of one image at ``image_size`` (for truncation)."""
-    turn_timeout_s: float = Field(180.0, gt=0)
+    turn_timeout_s: float = Field(180.0, gt=0, le=MAX_SECONDS)
     """Wall-clock deadline of one whole turn of this player (observe, model call with its
     transport retries, dispatch), in seconds: the one deadline the manager waits on, and the
     budget every other deadline of the turn is derived from (the model call gets what the
     turn's other waits leave: ``Budget`` in ``gptnt.services.manager``). A turn that overruns
     it ends the episode as crashed."""
-    transport_retries: int = Field(3, ge=0)
+    transport_retries: int = Field(3, ge=0, le=20)
     """Retries of a transient failure only (429, 5xx, no answer, a body that is not the API's),
     after the provider's ``Retry-After`` or a backoff, while the call's budget lasts."""
-    first_token_s: float = Field(TOKENS_FIRST_TOKEN_S, gt=0)
+    first_token_s: float = Field(TOKENS_FIRST_TOKEN_S, gt=0, le=MAX_SECONDS)
     """Virtual clock, ``tokens`` latency model: seconds to the first output token
     (``gptnt.players.clock``)."""
-    seconds_per_token: float = Field(TOKENS_SECONDS_PER_TOKEN, ge=0)
+    seconds_per_token: float = Field(TOKENS_SECONDS_PER_TOKEN, ge=0, le=60)
     """Virtual clock, ``tokens`` latency model: seconds per output token."""
 
     @model_validator(mode="before")
@@ -175,23 +179,13 @@ def load_player_config(ref: str, configs_dir: Path | None = None) -> PlayerConfi
 
 def _from_file(path: Path) -> PlayerConfig:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError as err:
-        raise PlayerConfigError(f"{path}: not valid YAML ({_yaml_problem(err)})") from None
-    except UnicodeDecodeError as err:
-        raise PlayerConfigError(f"{path}: not UTF-8 text (byte {err.start})") from None
+        data = read_yaml(path) or {}
+    except UnreadableError as err:
+        raise PlayerConfigError(str(err)) from None
     if not isinstance(data, dict):
         raise PlayerConfigError(f"{path}: expected a mapping of player settings")
     data.setdefault("name", path.stem)
     return _validated(data, str(path))
-
-
-def _yaml_problem(err: yaml.YAMLError) -> str:
-    """PyYAML's several-line message as one line: where, and what."""
-    mark = getattr(err, "problem_mark", None)
-    problem = getattr(err, "problem", None) or str(err).splitlines()[0]
-    where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
-    return f"{where}{problem}; fix the file's syntax"
 
 
 def _validated(data: dict[str, object], where: str) -> PlayerConfig:

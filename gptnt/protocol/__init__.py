@@ -49,7 +49,13 @@ from gptnt.protocol._kinds import (
     module_kind,
     valid_kind_names,
 )
-from gptnt.protocol._mission import ComponentName, Lifecycle, MissionConfig, NeedyKind
+from gptnt.protocol._mission import (
+    MOD_STEP_TIMEOUT_MS,
+    ComponentName,
+    Lifecycle,
+    MissionConfig,
+    NeedyKind,
+)
 from gptnt.protocol._play import MODES, ROLES, GameOutcome, Mode, Role
 from gptnt.protocol._query import parse_float, parse_int
 from gptnt.protocol._state import (
@@ -101,6 +107,7 @@ __all__ = [
     "MODEL_ACTIONS",
     "MODES",
     "MODULE_KINDS",
+    "MOD_STEP_TIMEOUT_MS",
     "PNG_MAGIC",
     "ROLES",
     "UNLOCATED_ACTIONS",

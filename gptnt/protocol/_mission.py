@@ -53,6 +53,10 @@ MAX_TIME_LIMIT = 86_400
 """A day of game time. The paper's missions use 180–300 s; a larger value is a typo (``1e12``),
 which the mod's 32-bit timer would overflow and an async episode would never end."""
 
+MOD_STEP_TIMEOUT_MS = 10_000
+"""A ``/timestep`` of this many game milliseconds or more always times out in the shipped mod
+(its phase 1 must finish within 10 s of wall time)."""
+
 
 class MissionConfig(BaseModel):
     """The ``/startmission`` parameters. Field names snake_case; the wire uses camelCase aliases.
@@ -94,8 +98,9 @@ class MissionConfig(BaseModel):
     time_step_size: int = Field(
         default=3000,
         gt=0,
+        lt=MOD_STEP_TIMEOUT_MS,
         description="Game milliseconds one /timestep advances. The shipped mod times out at "
-        "10000 or more.",
+        "10000 or more, so such a step is refused.",
     )
     session_id: str | None = Field(default=None, description="Tag for the game's log lines.")
     rule_seed: int | None = Field(

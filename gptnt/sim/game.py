@@ -58,7 +58,7 @@ from typing import Any, ParamSpec, TypeVar
 import numpy as np
 
 from gptnt.errors import ConfigError, SimulatorError
-from gptnt.protocol import KINDS, BombState, Lifecycle, MissionConfig
+from gptnt.protocol import KINDS, MOD_STEP_TIMEOUT_MS, BombState, Lifecycle, MissionConfig
 from gptnt.rules import oracle
 from gptnt.rules._steps import Hold, Press, Release, Step
 from gptnt.rules.ruleset import V1, Ruleset
@@ -266,6 +266,10 @@ class Game:
             while self._transitions and self._transitions[0][1] is not Lifecycle.POST_GAME:
                 self._apply_transition(self._transitions.popleft()[1])
             if self._lifecycle in (Lifecycle.LIGHTS_OFF, Lifecycle.LIGHTS_ON):
+                if self._step_ms >= MOD_STEP_TIMEOUT_MS:  # the mod's phase 1 overruns its 10 s
+                    raise SimulatorError(
+                        f"Time out while waiting {self._step_ms} seconds", status=408
+                    )
                 self._advance(self._step_ms / 1000.0)
                 waited = 0.0
                 while self._emerging():  # phase 3

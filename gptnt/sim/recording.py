@@ -42,14 +42,15 @@ from urllib.parse import parse_qsl, urlsplit
 
 import httpx
 import numpy as np
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from gptnt.errors import ConfigError, GameTimeoutError
+from gptnt.bounded import open_zip, parse_json, zip_member
+from gptnt.errors import ConfigError, GameTimeoutError, UnreadableError
 from gptnt.sim.server import CORS_HEADERS
 
 if TYPE_CHECKING:
@@ -138,21 +139,34 @@ def write_recording(path: Path, recording: Recording) -> None:
 
 
 def read_recording(path: Path) -> Recording:
-    """Load a recording; a file that is not one raises ``ConfigError`` naming the file."""
+    """Load a recording; a file that is not one raises ``ConfigError`` naming the file. Each
+    member's compression method and size are checked before it is inflated
+    (``gptnt.bounded.zip_member``), so a small zip cannot make us read gigabytes."""
+    where = f"recording {path}"
+    hint = "record one with `gptnt sim record`"
     try:
-        with zipfile.ZipFile(path) as zf:
-            info = RecordingInfo.model_validate_json(zf.read("recording.json"))
+        with open_zip(path, where=where) as zf:
+            info = parse_json(
+                zip_member(zf, "recording.json", where=where),
+                RecordingInfo.model_validate_json,
+                where=f"{where}: recording.json",
+            )
             exchanges = []
-            for line in zf.read("exchanges.jsonl").decode("utf-8").splitlines():
-                ex = Exchange.model_validate_json(line)
-                exchanges.append(ex.model_copy(update={"body": zf.read(ex.member)}))
+            lines = zip_member(zf, "exchanges.jsonl", where=where)
+            for number, line in enumerate(lines.splitlines(), start=1):
+                ex = parse_json(
+                    line,
+                    Exchange.model_validate_json,
+                    where=f"{where}: exchanges.jsonl line {number}",
+                )
+                exchanges.append(
+                    ex.model_copy(update={"body": zip_member(zf, ex.member, where=where)})
+                )
     except FileNotFoundError:
-        raise ConfigError(f"recording {path}: no such file; record one with `gptnt sim record`")
-    except (zipfile.BadZipFile, KeyError, ValidationError, UnicodeDecodeError) as err:
-        raise ConfigError(
-            f"recording {path}: not a gptnt recording ({type(err).__name__}: {err}); "
-            "record one with `gptnt sim record`"
-        ) from None
+        raise ConfigError(f"{where}: no such file; {hint}") from None
+    except UnreadableError as err:
+        detail = str(err).removeprefix(f"{where}: ")
+        raise UnreadableError(f"{where}: not a gptnt recording ({detail}); {hint}") from None
     return Recording(info, exchanges)
 
 

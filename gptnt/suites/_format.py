@@ -24,14 +24,13 @@ Table 11 ablations).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from gptnt.errors import MissionError, first_problem
+from gptnt.bounded import read_json_or_yaml
+from gptnt.errors import MissionError, UnreadableError, first_problem
 from gptnt.missions import load_mission_file, mission_paths, missions_dir, unknown_name
 from gptnt.protocol import Mode
 
@@ -77,17 +76,9 @@ def suite_names(directory: Path | None = None) -> list[str]:
 
 def _read(path: Path) -> object:
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise MissionError(f"{path}: cannot read: {err.strerror}") from None
-    try:
-        return json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
-    except json.JSONDecodeError as err:
-        raise MissionError(
-            f"{path}: not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})"
-        ) from None
-    except yaml.YAMLError as err:
-        raise MissionError(f"{path}: not valid YAML ({str(err).splitlines()[0]})") from None
+        return read_json_or_yaml(path)
+    except UnreadableError as err:
+        raise MissionError(str(err)) from None
 
 
 def suite_path(ref: str, directory: Path | None = None) -> Path:

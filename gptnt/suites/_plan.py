@@ -33,9 +33,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
+from gptnt.bounded import read_yaml
 from gptnt.errors import PlayerConfigError
 from gptnt.missions import Mission, get_mission
 from gptnt.players.actions import Interaction
@@ -90,7 +90,7 @@ class PlanAssumptions(BaseModel):
 
 def load_assumptions(path: Path | None = None) -> PlanAssumptions:
     source = path or PLAN_PATH
-    return PlanAssumptions.model_validate(yaml.safe_load(source.read_text(encoding="utf-8")))
+    return PlanAssumptions.model_validate(read_yaml(source))
 
 
 # ----------------------------------------------------------------------------- sizes

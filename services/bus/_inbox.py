@@ -2,11 +2,14 @@
 
 ``send`` appends; ``drain`` reads and deletes the whole list in one MULTI/EXEC transaction, so a
 message is delivered exactly once even if the sender pushes while the recipient drains (GPTNT
-used fire-and-forget pub/sub, which drops anything sent before the partner subscribed).
+used fire-and-forget pub/sub, which drops anything sent before the partner subscribed). An item
+that is not a ``Message`` (anything a user with the partner's access pushed) is skipped and
+counted in ``Inbox.unreadable``, and logged; the messages around it are delivered.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from itertools import takewhile
 from typing import Literal
@@ -16,7 +19,11 @@ from gptnt.services.bus._deadline import REDIS_CALL_S, within
 from gptnt.services.bus._keys import GameKeys
 from pydantic import BaseModel
 
+from gptnt.bounded import Tally, parse_json
+from gptnt.errors import UnreadableError
 from gptnt.protocol import Role
+
+log = logging.getLogger(__name__)
 
 
 class Message(BaseModel):
@@ -36,6 +43,8 @@ class Inbox:
         self._redis = redis
         self._keys = keys
         self.role = role
+        self.unreadable = Tally()
+        """Items drained from this inbox that were not a ``Message``."""
 
     async def send(
         self, to: Role, text: str, *, at: float | None = None, timeout_s: float = REDIS_CALL_S
@@ -72,4 +81,13 @@ class Inbox:
             pipe.lrange(key, 0, -1)
             pipe.delete(key)
             raw, _ = await pipe.execute()
-        return [Message.model_validate_json(item) for item in raw]
+        messages = []
+        for item in raw:
+            try:
+                messages.append(parse_json(item, Message.model_validate_json, where=key))
+            except UnreadableError as err:
+                # Anyone with the partner's Redis access may push here: not a Message is
+                # skipped, counted and logged, never fatal to the player's turn.
+                self.unreadable.skip(key, str(err).removeprefix(f"{key}: "), what="message")
+                log.warning("skipped %s", self.unreadable.sources[key].line())
+        return messages

@@ -38,7 +38,9 @@ killed: the embedded Redis, the simulator process, a service, the warm fork serv
 
 
 def connect(url: str) -> aioredis.Redis:
-    """An asyncio client for ``url`` that decodes replies as text (every payload is JSON).
+    """An asyncio client for ``url`` that decodes replies as text (every payload is JSON); bytes
+    that are not UTF-8 (anyone with write access may push them) become U+FFFD instead of an
+    exception in the client, and the payload's parser then refuses or keeps them.
 
     No socket timeout of its own: every wait is bounded by its caller (``within``), so a model
     turn of any length up to its deadline can be waited on, and a cancellation is never lost.
@@ -46,6 +48,7 @@ def connect(url: str) -> aioredis.Redis:
     return aioredis.Redis.from_url(
         url,
         decode_responses=True,
+        encoding_errors="replace",
         health_check_interval=0,
         socket_timeout=None,
         socket_connect_timeout=None,

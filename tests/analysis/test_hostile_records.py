@@ -51,13 +51,13 @@ def test_broken_records_are_skipped_counted_and_named(broken: Path, tmp_path: Pa
     torn_at = len(events.read_bytes().splitlines()[1])
     junk_at = len((broken / "ledger.jsonl").read_bytes().splitlines())
     assert sorted(run.unreadable) == sorted([
-        (f"3 lines unreadable in {events} (line 2: not JSON (EOF while parsing a string at line 1 "
+        (f"3 lines unreadable in {events} (line 2: not valid JSON (EOF while parsing a string at line 1 "
         f"column {torn_at}))"),
-        (f"{episodes[1] / 'summary.json'} unreadable (not JSON (EOF while parsing a string at "
+        (f"{episodes[1] / 'summary.json'} unreadable (not valid JSON (EOF while parsing a string at "
         "line 3 column 17)); skipped"),
-        (f"{episodes[2] / 'summary.json'} unreadable (not JSON (EOF while parsing a value at line "
+        (f"{episodes[2] / 'summary.json'} unreadable (not valid JSON (EOF while parsing a value at line "
         "1 column 0)); skipped"),
-        (f"1 line unreadable in {broken / 'ledger.jsonl'} (line {junk_at}: not JSON (expected "
+        (f"1 line unreadable in {broken / 'ledger.jsonl'} (line {junk_at}: not valid JSON (expected "
         "value at line 1 column 1))"),
     ])  # fmt: skip
     by_dir = {e.dir: e for e in run.episodes}

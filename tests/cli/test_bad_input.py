@@ -1,6 +1,7 @@
-"""Bad input to ``gptnt run``, through the real ``gptnt`` script: each row is one mistake and
-the one line it must get, naming the field and the fix. Every row exits non-zero, prints no
-traceback, and leaves no run directory. The rows run concurrently (each is a process of its
+"""Bad input to ``gptnt``, through the real script: each row is one mistake (or crafted file:
+an alias bomb, a language tag, a zip that lies, a setting that would hang a run) and the one
+line it must get, naming the field and the fix. Every row exits 2 (bad input) unless it says
+otherwise, prints no traceback, and leaves no run directory. The rows run concurrently (each is a process of its
 own) so the table costs seconds, not a minute.
 """
 
@@ -12,11 +13,12 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import hostile_inputs
 import pytest
 from gptnt.services.bus import EmbeddedRedis, free_port
 
@@ -37,6 +39,13 @@ class Row:
     """Files made in the working directory first (``missions/…`` lands in a missions copy)."""
     absent: tuple[str, ...] = ()
     """Fragments the line must not contain."""
+    command: tuple[str, ...] = ("run",)
+    """The ``gptnt`` command; ``run`` gets ``--mode sync --quiet`` and a default mission and
+    ``--out``."""
+    env: dict[str, str] = field(default_factory=dict)
+    code: int = 2
+    built: dict[str, Callable[[Path], Path]] = field(default_factory=dict)
+    """Files made by a builder of ``hostile_inputs`` (a crafted zip) in the working directory."""
 
 
 # Ports filled in by the fixture: {closed} refuses connections; {silent} accepts and never
@@ -107,6 +116,58 @@ ROWS = [
         files={"missions/single/Wires-999.json": '{"id": "Wires-999", "kind": "single", '
                '"title": "Wires", "config": {"seed": 999, "timeLimit": 1e12, '
                '"components": ["Wires"]}}'}),
+    # Outside bytes (issue 22): YAML, zips and settings that would hang or exhaust a run.
+    Row("player YAML alias bomb", ("--expert", "bomb.yaml"),
+        ("bomb.yaml: not valid YAML (its aliases expand to more than 100,000 values",),
+         files={"bomb.yaml": hostile_inputs.ALIAS_BOMB}),
+    Row("player YAML python tag", ("--expert", "tag.yaml"),
+        ("tag.yaml: not valid YAML (line 1, column 8: ",
+         "tag !!python/object/apply:os.system is not allowed"), files={"tag.yaml": hostile_inputs.PYTHON_TAG}),
+    Row("player YAML not UTF-8", ("--expert", "latin.yaml"),
+        ("latin.yaml: not UTF-8 text (byte 7)",), files={"latin.yaml": b"model: \xe9t\xe9\n"}),
+    Row("player YAML of 2 MB", ("--expert", "huge.yaml"),
+        ("huge.yaml: larger than 1 MiB; not a YAML file gptnt reads",),
+        files={"huge.yaml": "model: vllm:m\n" + "#" * 2_000_000 + "\n"}),
+    Row("config YAML alias bomb", ("--config", "bomb.yaml"),
+        ("--config bomb.yaml: not valid YAML (its aliases expand",),
+        files={"bomb.yaml": hostile_inputs.ALIAS_BOMB}),
+    Row("config show, python tag", ("--config", "tag.yaml"),
+        ("--config tag.yaml: not valid YAML (line 2, ",
+         "tag !!python/object/apply:os.system is not allowed"),
+        files={"tag.yaml": "game:\n  width: !!python/object/apply:os.system [id]\n"},
+        command=("config", "show")),
+    Row("suite file alias bomb", ("bomb.yaml", "--out", "runs", "--yes"),
+        ("bomb.yaml: not valid YAML (its aliases expand",),
+        files={"bomb.yaml": hostile_inputs.ALIAS_BOMB}, command=("suite", "run")),
+    Row("timeStepSize of 1e15 ms", ("--mission", "Wires-998"),
+        ("Wires-998.json: config.timeStepSize: Input should be less than 10000",),
+        files={"missions/single/Wires-998.json": '{"id": "Wires-998", "kind": "single", '
+               '"title": "Wires", "config": {"seed": 998, "timeLimit": 120, "timeStepSize": '
+               '1e15, "components": ["Wires"]}}'}),
+    Row("turn_timeout_s of .inf", ("--expert", "inf.yaml"),
+        ("inf.yaml: turn_timeout_s: Input should be a finite number",),
+        files={"inf.yaml": "model: vllm:m\nbase_url: http://127.0.0.1:{closed}/v1\n"
+                           "turn_timeout_s: .inf\n"}),
+    Row("timing.turn_timeout_s inf from the environment", (),
+        ("env GPTNT_TIMING_TURN_TIMEOUT_S: timing.turn_timeout_s 'inf':",
+         "Input should be a finite number"), env={"GPTNT_TIMING_TURN_TIMEOUT_S": "inf"}),
+    Row("image_size of 0 x 0", ("--expert", "zero.yaml"),
+        ("zero.yaml: image_size.0: Input should be greater than or equal to 16",),
+        files={"zero.yaml": "model: vllm:m\nbase_url: http://127.0.0.1:{closed}/v1\n"
+                            "image_size: [0, 0]\n"}),
+    Row("image_size of 100000 x 100000", ("--expert", "big.yaml"),
+        ("big.yaml: image_size.0: Input should be less than or equal to 4096",),
+        files={"big.yaml": "model: vllm:m\nbase_url: http://127.0.0.1:{closed}/v1\n"
+                           "image_size: [100000, 100000]\n"}),
+    Row("recording with corrupt deflate", ("corrupt.zip",),
+        ("recording corrupt.zip: not a gptnt recording (member 'bodies/00000' is corrupt",),
+        built={"corrupt.zip": hostile_inputs.corrupt_deflate}, command=("stub", "serve")),
+    Row("recording with an unknown compression method", ("method.zip",),
+        ("member 'bodies/00000' uses compression method 99; only stored and deflate",),
+        built={"method.zip": hostile_inputs.unknown_method}, command=("stub", "serve")),
+    Row("recording with a 300 MB member", ("bomb.zip",),
+        ("member 'bodies/00000' is 300 MiB uncompressed, over the 64 MiB a member may hold",),
+        built={"bomb.zip": hostile_inputs.zip_bomb}, command=("stub", "serve")),
 ]  # fmt: skip
 
 
@@ -134,6 +195,9 @@ def _run(row: Row, base: Path, ports: dict[str, int]) -> Result:
     env = {k: v for k, v in os.environ.items() if k not in KEYS}
     env[OFFLINE_ENV] = "1"
     env.pop("GPTNT_REDIS_URL", None)
+    env.update(row.env)
+    for name, build in row.built.items():
+        build(work / name)
     for name, content in row.files.items():
         if name.startswith("missions/"):
             if not (work / "missions").exists():
@@ -146,13 +210,16 @@ def _run(row: Row, base: Path, ports: dict[str, int]) -> Result:
         else:
             path.write_text(_fill(content, ports))
     args = [_fill(a, ports) for a in row.args]
-    if "--mission" not in args:
-        args = ["--mission", "Wires-234", *args]
-    if "--out" not in args:
-        args += ["--out", "runs"]
+    command = list(row.command)
+    if row.command == ("run",):
+        command += ["--mode", "sync", "--quiet"]
+        if "--mission" not in args:
+            args = ["--mission", "Wires-234", *args]
+        if "--out" not in args:
+            args += ["--out", "runs"]
     started = time.monotonic()
     proc = subprocess.run(
-        [str(GPTNT), "run", "--mode", "sync", "--quiet", *args],
+        [str(GPTNT), *command, *args],
         cwd=work, env=env, capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     took = time.monotonic() - started
@@ -185,7 +252,7 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Resu
 def test_bad_input_gets_one_line(row: Row, results: dict[str, Result]) -> None:
     result = results[row.name]
     lines = result.stderr.strip().splitlines()
-    assert result.returncode not in (0, 130), (result.returncode, result.stderr)
+    assert result.returncode == row.code, (result.returncode, result.stderr)
     assert len(lines) == 1, result.stderr
     line = lines[0]
     assert line.startswith("error: "), line

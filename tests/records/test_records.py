@@ -114,7 +114,7 @@ def test_torn_last_line_is_skipped_silently_a_torn_middle_is_skipped_and_counted
     assert [e.outcome for e in events] == ["timeout", "solved"]  # type: ignore[union-attr]
     assert tally.lines() == [
         (
-            f"1 line unreadable in {tmp_path / 'ep' / 'events.jsonl'} (line 2: not JSON (EOF while "
+            f"1 line unreadable in {tmp_path / 'ep' / 'events.jsonl'} (line 2: not valid JSON (EOF while "
             "parsing a string at line 1 column 29))"
         )
     ]

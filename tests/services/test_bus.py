@@ -119,6 +119,35 @@ async def test_inbox_drain_loses_and_duplicates_nothing(admin, keys) -> None:
     assert await defuser.drain() == []
 
 
+async def test_what_the_expert_may_push_that_is_not_a_message_is_skipped_and_counted(
+    admin, keys, redis_admin_url
+) -> None:
+    """The Expert's Redis user may RPUSH anything onto the Defuser's inbox: each item that is
+    not a ``Message`` is skipped and counted; the real messages around it arrive."""
+    creds = await create_users(admin, keys)
+    expert = connect(creds["expert"].url(redis_admin_url))
+    try:
+        sender = Inbox(expert, keys, "expert")
+        await sender.send("defuser", "first")
+        for junk in (
+            b"{}",
+            b"not json",
+            b"\xff\xfe",
+            b'{"kind": "message", "sender": "x"}',
+            b"[" * 100_000,
+            b'{"kind": "message", "sender": "expert", "text": 5}',
+        ):
+            await expert.rpush(keys.inbox("defuser"), junk)
+        await sender.send("defuser", "second")
+        defuser = Inbox(admin, keys, "defuser")
+        assert [m.text for m in await defuser.drain()] == ["first", "second"]
+        (line,) = defuser.unreadable.lines()
+        assert line.startswith(f"6 messages unreadable in {keys.inbox('defuser')} (")
+        assert await defuser.drain() == []
+    finally:
+        await expert.aclose()
+
+
 class Ping(BaseModel):
     kind: str = "ping"
     n: int

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
+import hostile_inputs
 import httpx
 import numpy as np
 import pytest
 from child_server import GPTNT, child_server
 from gptnt.services.bus import free_port
 
-from gptnt.errors import ConfigError, GameHTTPError
+from gptnt.bounded import MAX_MEMBER_BYTES
+from gptnt.errors import ConfigError, GameHTTPError, UnreadableError
 from gptnt.protocol import MissionConfig
 from gptnt.protocol.client import GameClient
 from gptnt.sim.recording import (
@@ -87,6 +90,30 @@ def test_reading_a_non_recording_names_the_file(tmp_path: Path) -> None:
         read_recording(junk)
     with pytest.raises(ConfigError, match="no such file"):
         read_recording(tmp_path / "missing.zip")
+
+
+@pytest.mark.parametrize(
+    ("build", "expect"),
+    [
+        (hostile_inputs.corrupt_deflate,
+         "member 'bodies/00000' is corrupt (Error -3 while decompressing data"),
+        (hostile_inputs.unknown_method,
+         "member 'bodies/00000' uses compression method 99; only stored and deflate are read"),
+        (lambda path: hostile_inputs.zip_bomb(path, size=MAX_MEMBER_BYTES + 1024 * 1024),
+         "member 'bodies/00000' is 65 MiB uncompressed, over the 64 MiB a member may hold"),
+    ],
+    ids=["corrupt deflate", "unknown method", "member over the cap"],
+)  # fmt: skip
+def test_a_lying_zip_is_one_line_checked_before_inflating(
+    build: Callable[[Path], Path], expect: str, tmp_path: Path
+) -> None:
+    path = build(tmp_path / "hostile.zip")
+    with pytest.raises(UnreadableError) as refused:
+        read_recording(path)
+    message = str(refused.value)
+    assert message.startswith(f"recording {path}: not a gptnt recording ({expect}"), message
+    assert "\n" not in message and message.endswith("; record one with `gptnt sim record`")
+    assert isinstance(refused.value, ConfigError)  # exit 2 at the CLI
 
 
 # ------------------------------------------------------------------ replay rules
