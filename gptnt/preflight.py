@@ -23,12 +23,16 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
 from gptnt.endpoints import url_problem
 from gptnt.errors import ConfigError
 from gptnt.players.backends import api_key, check_endpoint
 from gptnt.players.config import PlayerConfig
+
+if TYPE_CHECKING:
+    from gptnt.missions import Mission
 
 PROBE_S = 3.0
 """Wall seconds each endpoint gets to answer its probe."""
@@ -240,3 +244,39 @@ def _line(err: BaseException) -> str:
     """An exception's message on one line, short."""
     text = " ".join(str(err).split())
     return text[:200] or type(err).__name__
+
+
+# ----------------------------------------------------------------------------- rule seed
+
+
+def share_pools(pools: Path) -> None:
+    """Check the word pools file, then hand it to every service this process starts (through
+    the inherited ``GPTNT_RULESEED_POOLS``)."""
+    from gptnt.rules.ruleseed import ENV, read_pools
+
+    read_pools(pools)
+    os.environ[ENV] = str(pools.resolve())
+
+
+def use_rule_seed(
+    flag: int | None, pools: Path | None, missions: list[Mission], *, name: str = "--rule-seed"
+) -> int:
+    """The rule seed in force (``flag``: ``--rule-seed`` or ``game.rule_seed`` set in a layer,
+    named ``name`` in errors; else the missions' ``ruleSeed``, else 1), checked up front: it
+    agrees with every mission naming one and has tables for their modules.
+    The word pools file given goes to every service this process starts (``share_pools``)."""
+    from gptnt.rules.ruleset import ruleset
+
+    named = sorted({m.config.rule_seed for m in missions if m.config.rule_seed is not None})
+    seed = flag if flag is not None else (named[0] if named else 1)
+    clash = next((m for m in missions if m.config.rule_seed not in (None, seed)), None)
+    if clash is not None:
+        raise ConfigError(
+            f"{name} {seed}: mission {clash.id} names ruleSeed {clash.config.rule_seed}; "
+            "drop it or pick missions of one rule seed"
+        )
+    if pools is not None:
+        share_pools(pools)
+    rules = ruleset(seed, pools=pools)
+    rules.require({kind for m in missions for kind in m.config.components})
+    return seed

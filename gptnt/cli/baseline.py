@@ -74,7 +74,7 @@ def baseline_random(
                               f"use one of {', '.join(kinds)}")  # fmt: skip
     if out.exists() and not out.is_dir():
         raise ConfigError(f"--out {out}: not a directory; name a directory for the records")
-    from gptnt.cli.run import use_rule_seed
+    from gptnt.preflight import use_rule_seed
 
     seed = use_rule_seed(
         layered.given("game.rule_seed"), pools, missions, name=layered.named("game.rule_seed")

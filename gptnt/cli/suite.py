@@ -295,8 +295,8 @@ def suite_plan(
 def _check_rule_seeds(episodes: list[SuiteEpisode], pools: Path | None) -> None:
     """Every rule seed agrees with the missions played under it and has its tables (one line
     naming the flag otherwise); the pools file reaches every service started from here."""
-    from gptnt.cli.run import use_rule_seed
     from gptnt.missions import get_mission
+    from gptnt.preflight import use_rule_seed
 
     by_seed: dict[int, set[str]] = {}
     for ep in episodes:
@@ -698,7 +698,7 @@ def worker(
     cfg = command_config(ctx, WORKER_SETTINGS, config).config
     url = cfg.bus.queue_url("a worker")
     if pools is not None:
-        from gptnt.cli.run import share_pools
+        from gptnt.preflight import share_pools
 
         share_pools(pools)
 

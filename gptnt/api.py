@@ -1,0 +1,233 @@
+"""The public Python API: what the CLI does, callable from a script or a notebook.
+
+``run_episode`` plays one episode (game + two players over Redis) exactly as ``gptnt run``
+does; ``load_records`` reads the episode records of run directories for analysis. The CLI's
+commands are parsing, one call to a function here (or to the library function it names), and
+printing. See docs/api.md.
+
+Heavy parts (the services, the simulator, pydantic-ai) are imported inside the functions, so
+``import gptnt`` stays cheap.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from gptnt.analysis import Run
+    from gptnt.config import Layered
+    from gptnt.missions import Mission
+    from gptnt.protocol import Mode
+    from gptnt.records import Summary, TurnEvent
+    from gptnt.services.manager import EpisodeSettings, EpisodeSpec
+
+__all__ = ["Starting", "load_records", "run_episode", "run_episode_async"]
+
+
+@dataclass(frozen=True)
+class Starting:
+    """What an episode is about to play (handed to ``on_start`` before any service starts)."""
+
+    mission: Mission
+    spec: EpisodeSpec
+    players: str
+    """The line-up in words, e.g. ``defuser oracle, expert oracle``."""
+    run_dir: Path
+    """Where its records are written."""
+
+
+Clock = Literal["wall", "virtual"]
+OnStart = Callable[[Starting], None]
+OnTurn = Callable[["EpisodeSpec", "TurnEvent"], None]
+
+
+def run_episode(
+    mission: str,
+    mode: Mode = "async",
+    *,
+    defuser: str | None = None,
+    expert: str | None = None,
+    solo: str | None = None,
+    no_manual: bool = False,
+    pools: Path | None = None,
+    clock: Clock = "wall",
+    latency: str | None = None,
+    config: Layered | Path | None = None,
+    settings: Mapping[str, object] | None = None,
+    on_start: OnStart | None = None,
+    on_turn: OnTurn | None = None,
+) -> Summary:
+    """Play one episode to its end and return its summary (records are in ``run_dir`` under
+    ``records.out``). Never raises for a game-level failure: a crash is ``outcome="crashed"``.
+
+    Players are named as for ``gptnt run``: ``oracle``, ``random``, ``idle``, a player config
+    (``claude-sonnet-4-6``), a YAML file or a pydantic-ai model string. ``solo`` names one model
+    that holds bomb and manual (the paper's ablation; ``no_manual`` takes the manual away).
+    ``clock="virtual"`` (async only) advances game time by the ``latency`` model instead of wall
+    time: ``measured``, ``fixed:SECONDS`` or ``tokens`` (docs/virtual-clock.md).
+    Settings are layered as everywhere: defaults < ``config`` (a YAML file, or a ``Layered``
+    from ``gptnt.config.load_config``) < ``GPTNT_*`` variables < ``settings`` (dotted keys,
+    e.g. ``{"records.out": "runs", "game.backend": "sim"}``) < ``defuser``/``expert``.
+    Bad input raises ``gptnt.errors.ConfigError`` (one line naming the field) before anything
+    starts. In a running event loop (a notebook) use ``await run_episode_async(...)``.
+    """
+    import asyncio
+
+    return asyncio.run(
+        run_episode_async(
+            mission, mode, defuser=defuser, expert=expert, solo=solo, no_manual=no_manual,
+            pools=pools, clock=clock, latency=latency, config=config, settings=settings,
+            on_start=on_start, on_turn=on_turn,
+            handle_signals=True,
+        )
+    )  # fmt: skip
+
+
+async def run_episode_async(
+    mission: str,
+    mode: Mode = "async",
+    *,
+    defuser: str | None = None,
+    expert: str | None = None,
+    solo: str | None = None,
+    no_manual: bool = False,
+    pools: Path | None = None,
+    clock: Clock = "wall",
+    latency: str | None = None,
+    config: Layered | Path | None = None,
+    settings: Mapping[str, object] | None = None,
+    on_start: OnStart | None = None,
+    on_turn: OnTurn | None = None,
+    handle_signals: bool = False,
+) -> Summary:
+    """``run_episode`` in a running event loop. ``handle_signals``: the first SIGINT or SIGTERM
+    ends the episode as ``interrupted`` (services stopped, summary written)."""
+    from gptnt.services.bus import redis_url as resolve_redis
+    from gptnt.services.manager import Interrupt, play_episode
+
+    layered = _layered(config, settings, defuser=defuser, expert=expert)
+    prepared = await _prepare(mode, layered, mission, solo, no_manual, pools, clock, latency)
+    if on_start is not None:
+        on_start(prepared.starting)
+    interrupt = Interrupt()
+    if handle_signals:
+        interrupt.install()
+    with resolve_redis(layered.config.bus.redis_url) as url:
+        return await play_episode(
+            prepared.starting.spec, prepared.settings, admin_url=url,
+            run_dir=prepared.starting.run_dir, on_turn=on_turn, interrupt=interrupt,
+        )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    starting: Starting
+    settings: EpisodeSettings
+
+
+async def _prepare(
+    mode: str, layered: Layered, mission: str, solo: str | None, no_manual: bool,
+    pools: Path | None, clock: str, latency: str | None,
+) -> _Prepared:  # fmt: skip
+    """Every input checked, cheapest first, and every endpoint probed: one ``ConfigError``
+    line naming the field and the fix before any service starts."""
+    from gptnt.errors import ConfigError
+    from gptnt.missions import get_mission
+    from gptnt.players.seats import attach_manual, resolve_lineup
+    from gptnt.preflight import Needs, check_inputs, probe, use_rule_seed
+    from gptnt.protocol import MODES, ROLES
+    from gptnt.services.manager import EpisodeSettings, EpisodeSpec, check_turns
+
+    if mode not in MODES:
+        raise ConfigError(f"--mode {mode!r}: use sync or async")
+    latency = _check_clock(clock, latency, mode)
+    cfg = layered.config
+    if solo is not None:  # one model holds both roles: a Defuser or Expert set anywhere clashes
+        for key in ("players.defuser", "players.expert"):
+            if key in layered.sources:
+                raise ConfigError(f"--solo: one model holds both roles; drop {layered.named(key)}")
+    names = (None, None) if solo is not None else (cfg.players.defuser, cfg.players.expert)
+    manual = cfg.players.manual
+    needs = Needs(game=cfg.game.backend, redis_url=cfg.bus.redis_url, out=cfg.records.out)
+    check_inputs(needs)
+    found = get_mission(mission)
+    rule_seed = use_rule_seed(
+        layered.given("game.rule_seed"), pools, [found], name=layered.named("game.rule_seed")
+    )
+    # Unknown players, then keys, endpoints, the game and Redis (checked and probed), then a
+    # bad manual.
+    seats = resolve_lineup(
+        *names, solo=solo, manual=manual, no_manual=no_manual, read_manual=False,
+        rule_seed=rule_seed, names={r: layered.named(f"players.{r}") for r in ROLES},
+    )  # fmt: skip
+    needs = dataclasses.replace(needs, players=[c.config for c in seats if c and c.config])
+    check_inputs(needs)
+    await probe(needs)
+    lineup = [attach_manual(c, manual) for c in seats if c is not None]
+    spec = EpisodeSpec.make(
+        found.id, mode, solo or cfg.players.defuser, cfg.players.expert,  # type: ignore[arg-type]
+        seed=cfg.players.seed, solo=solo is not None, no_manual=no_manual, manual=manual,
+        rule_seed=rule_seed, clock=clock, latency=latency,  # type: ignore[arg-type]
+    )  # fmt: skip
+    settings = EpisodeSettings.from_config(cfg)
+    check_turns(lineup, settings)  # every turn leaves its model call time (the Budget)
+    if cfg.game.record is not None:  # the game service may run in another directory
+        game = settings.game.model_copy(update={"record": cfg.game.record.resolve()})
+        settings = settings.model_copy(update={"game": game})
+    run_dir = cfg.records.out / f"{time.strftime('%Y%m%d-%H%M%S')}-{found.id}-{mode}"
+    players = ", ".join(f"{c.role if c.seat in (None, c.role) else c.seat} {c.label}"
+                        for c in lineup)  # fmt: skip
+    starting = Starting(mission=found, spec=spec, players=players, run_dir=run_dir)
+    return _Prepared(starting=starting, settings=settings)
+
+
+def _check_clock(clock: str, latency: str | None, mode: str) -> str | None:
+    """``--clock`` and ``--latency`` checked together: the latency model's canonical name for
+    the virtual clock (default ``measured``), ``None`` for the wall clock."""
+    from gptnt.errors import ConfigError
+    from gptnt.players.clock import parse_latency
+
+    if clock not in ("wall", "virtual"):
+        raise ConfigError(f"--clock {clock!r}: use wall or virtual")
+    if clock == "wall":
+        if latency is not None:
+            raise ConfigError("--latency: a latency model needs --clock virtual")
+        return None
+    if mode != "async":
+        raise ConfigError("--clock virtual: the virtual clock times async play; add --mode async")
+    return parse_latency(latency or "measured").name
+
+
+def _layered(
+    config: Layered | Path | None,
+    settings: Mapping[str, object] | None,
+    *,
+    defuser: str | None,
+    expert: str | None,
+) -> Layered:
+    from gptnt.config import Layered, load_config
+
+    flags = dict(settings or {})
+    names = {key: "settings" for key in flags}
+    for role, name in (("defuser", defuser), ("expert", expert)):
+        if name is not None:
+            flags[f"players.{role}"] = name
+            names[f"players.{role}"] = f"argument {role}"
+    if isinstance(config, Layered):
+        if flags:
+            raise ValueError("give settings and players inside the Layered config, or pass a path")
+        return config
+    return load_config(config, flags=flags, flag_names=names)
+
+
+def load_records(runs: Iterable[Path | str]) -> list[Run]:
+    """The episode records of run directories, one ``Run`` each, as ``gptnt report`` reads
+    them (summaries, turns, ledgers), for tables of your own (``gptnt.analysis``)."""
+    from gptnt.analysis import load_runs
+
+    return load_runs([Path(r) for r in runs])
