@@ -16,14 +16,14 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from gptnt.analysis import Run
     from gptnt.config import Layered
     from gptnt.missions import Mission
     from gptnt.protocol import Mode
-    from gptnt.records import Summary, TurnEvent
+    from gptnt.records import Clock, Summary, TurnEvent
     from gptnt.services.manager import EpisodeSettings, EpisodeSpec
 
 __all__ = ["Starting", "load_records", "run_episode", "run_episode_async"]
@@ -41,7 +41,6 @@ class Starting:
     """Where its records are written."""
 
 
-Clock = Literal["wall", "virtual"]
 OnStart = Callable[[Starting], None]
 OnTurn = Callable[["EpisodeSpec", "TurnEvent"], None]
 
