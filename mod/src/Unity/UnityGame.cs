@@ -386,9 +386,35 @@ namespace Gptnt.Mod.Unity
 
         public byte[] RenderMask(IList<ITarget> targets, byte[][] colors)
         {
+            List<GameObject> objects = MaskObjects(targets);
+            // Complicated Wires colour each wire's graphics: more objects than targets, one colour each.
+            if (objects.Count != targets.Count) colors = SegmentationPalette.Colors(objects.Count);
+            return _cameras.RenderMask(objects, colors, Excluded);
+        }
+
+        /// <summary>
+        /// What the mask colours for the targets (docs/protocol.md §3.3, as GPTNT's mod does): The
+        /// Button's selectable (named "Button") is replaced by its first child, the cap; Complicated
+        /// Wires' wire selectables (named VennWire…) by the graphics under the last six children of
+        /// the module's second-to-last child.
+        /// </summary>
+        List<GameObject> MaskObjects(IList<ITarget> targets)
+        {
             var objects = new List<GameObject>();
             foreach (ITarget target in targets) objects.Add(((Target)target).Selectable.gameObject);
-            return _cameras.RenderMask(objects, colors, Excluded);
+            if (objects.Count == 0) return objects;
+            string first = objects[0].name;
+            Selectable parent = Selection.GetCurrentParent();
+            if (first.StartsWith("VennWire") && !first.StartsWith("VennWiresComponent") && parent != null && parent.transform.childCount >= 2)
+            {
+                Transform holder = parent.transform.GetChild(parent.transform.childCount - 2);
+                var graphics = new List<GameObject>();
+                for (int i = holder.childCount - 1; i > holder.childCount - 7 && i >= 0; i--)
+                    foreach (Transform graphic in holder.GetChild(i)) graphics.Add(graphic.gameObject);
+                return graphics;
+            }
+            if (first == "Button" && objects[0].transform.childCount > 0) objects[0] = objects[0].transform.GetChild(0).gameObject;
+            return objects;
         }
 
         // ------------------------------------------------------------------ state
