@@ -7,13 +7,39 @@ from typing import Annotated
 
 import typer
 
+THINKING_ON_TOKENS = 4096
 TEAM_HELP = "'oracle', 'random', or a player config / YAML / provider:model for every role"
 
 
-def _team(team: str, hints: str, solo: bool, thinking: str | None):  # type: ignore[no-untyped-def]
+THINKING = {
+    "off": {"thinking": "off", "thinking_budget": None},
+    "on": {"thinking": "medium", "thinking_budget": THINKING_ON_TOKENS},
+    "max": {"thinking": "max", "thinking_budget": None},
+}
+"""The paper's thinking budgets (Table 11): off; on caps thinking at 4,096 tokens — a budget
+where the provider takes one (Anthropic, Google), a medium effort where it takes only a level
+(OpenAI, vLLM); max leaves it uncapped at the provider's highest effort."""
+ORDER_HELP = (
+    "Turn order as a configuration: the three roles' initials, e.g. dmb (Deaf, Mute, Blind: "
+    "the paper's default), bdm"
+)
+
+
+def _order(order: str):  # type: ignore[no-untyped-def]
+    from gptnt.errors import ConfigError
+    from gptnt.sanzaru import TURN_ORDERS
+
+    by_initials = {"".join(r[0] for r in o): o for o in TURN_ORDERS}
+    if order not in by_initials:
+        raise ConfigError(f"--order {order!r}: use one of {', '.join(by_initials)}")
+    return by_initials[order]
+
+
+def _team(team: str, hints: str, solo: bool, thinking: str | None, order: str = "dmb"):  # type: ignore[no-untyped-def]
     from gptnt.errors import ConfigError
     from gptnt.sanzaru import HINTS, Team
 
+    turns = _order(order)
     if hints not in HINTS:
         raise ConfigError(f"--hints {hints!r}: use one of {', '.join(HINTS)}")
     if thinking not in (None, "off", "on", "max"):
@@ -21,18 +47,15 @@ def _team(team: str, hints: str, solo: bool, thinking: str | None):  # type: ign
     if team in ("oracle", "random"):
         if solo:
             raise ConfigError("--solo needs a model team; the oracle and random teams are trios")
-        return Team(team, team, hints=hints)  # type: ignore[arg-type]
+        return Team(team, team, hints=hints, order=turns)  # type: ignore[arg-type]
     from gptnt.players.backends import check_endpoint
     from gptnt.players.config import load_player_config
 
     config = load_player_config(team)
     if thinking is not None:
-        # The paper's budgets: off; on (capped, about 4,096 tokens) → a medium effort; max
-        # (uncapped) → the provider's highest effort.
-        level = {"off": "off", "on": "medium", "max": "max"}[thinking]
-        config = config.model_copy(update={"thinking": level})
+        config = config.model_copy(update=THINKING[thinking])
     check_endpoint(config)
-    return Team("model", config.name or config.model, config, hints, solo, thinking)  # type: ignore[arg-type]
+    return Team("model", config.name or config.model, config, hints, solo, thinking, turns)  # type: ignore[arg-type]
 
 
 def run(
@@ -48,6 +71,7 @@ def run(
     thinking: Annotated[
         str | None, typer.Option(help="off, on or max (models that support it).")
     ] = None,
+    order: Annotated[str, typer.Option(help=ORDER_HELP + ".")] = "dmb",
     out: Annotated[Path, typer.Option(help="Run directory for the episode's records.")] = Path(
         "runs/sanzaru"
     ),
@@ -58,9 +82,10 @@ def run(
     from gptnt.sanzaru import play
     from gptnt.sanzaru import variant as find
 
-    summary = asyncio.run(play(find(variant), instance, _team(team, hints, solo, thinking), out))
+    t = _team(team, hints, solo, thinking, order)
+    summary = asyncio.run(play(find(variant), instance, t, out))
     typer.echo(
-        f"{summary.episode_id}: {summary.outcome} after {summary.rounds_used} of "
+        f"{summary.episode_id}: {summary.ending} after {summary.rounds_used} of "
         f"{summary.rounds} rounds" + (f" ({summary.failure_mode})" if summary.failure_mode else "")
     )
     if summary.outcome == "crashed":
@@ -80,6 +105,9 @@ def suite(
         bool, typer.Option("--solo", help="One agent with every view, no hints.")
     ] = False,
     thinking: Annotated[str | None, typer.Option(help="off, on or max.")] = None,
+    order: Annotated[
+        list[str] | None, typer.Option(help=ORDER_HELP + "; repeatable (default dmb).")
+    ] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Episodes in flight at once.")] = 4,
 ) -> None:
     """The bank: every variant × instance × repeat (the paper: 24 × 3 × 3 = 216 per model)."""
@@ -88,7 +116,7 @@ def suite(
     from gptnt.cli._console import make_console
     from gptnt.sanzaru import suite as run_suite
 
-    t = _team(team, hints, solo, thinking)
+    teams = [_team(team, hints, solo, thinking, o) for o in (order or ["dmb"])]
     console = make_console(stderr=True)
     done = {"n": 0, "defused": 0}
 
@@ -98,17 +126,21 @@ def suite(
         if done["n"] % 10 == 0:
             console.print(f"{done['n']} episodes played, {done['defused']} defused")
 
-    summaries = asyncio.run(
-        run_suite(
-            t,
-            out,
-            variant_ids=variant,
-            instances=instances,
-            repeats=repeats,
-            concurrency=concurrency,
-            on_done=tick,
+    summaries = [
+        s
+        for t in teams
+        for s in asyncio.run(
+            run_suite(
+                t,
+                out,
+                variant_ids=variant,
+                instances=instances,
+                repeats=repeats,
+                concurrency=concurrency,
+                on_done=tick,
+            )
         )
-    )
+    ]
     defused = sum(s.outcome == "defused" for s in summaries)
     typer.echo(f"{len(summaries)} episodes in {out}: {defused} defused")
 
@@ -122,15 +154,19 @@ def report(
         ),
     ] = None,
 ) -> None:
-    """Success by family, variant, subset, hint level and team with 95 % intervals; failure modes.
+    """The paper's SANZARU tables, one team per row: success by team × family (Table 3),
+    variant × team (Table 12), Trio / Solo / Gap (Table 4), hint level (Table 10), thinking
+    (Table 11), endings (Figure 6), failure stages and modes by team (Figure 4) and by family
+    (Figure 13), perspective flags (Table 6); 95 % intervals and n on every rate.
 
     Exit codes: 0 printed (and written), 1 a bad argument (one line naming it), 2 usage."""
 
     from rich.table import Table
 
+    from gptnt.analysis import text
     from gptnt.cli._console import make_console
     from gptnt.errors import ConfigError
-    from gptnt.sanzaru import KEYS, failure_table, lines, read_summaries
+    from gptnt.sanzaru import read_summaries, report_tables
 
     if out is not None:
         from gptnt.cli.report import refuse_inside
@@ -140,35 +176,18 @@ def report(
     if not summaries:
         raise ConfigError(f"runs={' '.join(map(str, runs))}: no SANZARU summaries there")
     console = make_console()
-    for by in KEYS:
-        table = Table(title=f"SANZARU success by {by}")
-        for col in (by, "n", "defused", "rate", "95 % CI", "timed out", "wrong action", "crashed"):
-            table.add_column(col, justify="left" if col == by else "right")
-        for line in lines(summaries, KEYS[by]):
-            low, high = line.ci
-            table.add_row(
-                line.group,
-                str(line.n),
-                str(line.defused),
-                f"{line.rate:.1%}",
-                f"{low:.1%}–{high:.1%}",
-                str(line.timed_out),
-                str(line.wrong_action),
-                str(line.crashed),
-            )
-        console.print(table)
-    modes, flags, lost = failure_table(summaries)
-    table = Table(title=f"Failure modes and perspective flags of {lost} lost episodes")
-    for col in ("coded as", "episodes", "share"):
-        table.add_column(col, justify="left" if col == "coded as" else "right")
-    for name, k in [*modes.most_common(), *((f"flag: {f}", k) for f, k in flags.most_common())]:
-        table.add_row(name, str(k), f"{k / lost:.0%}" if lost else "—")
-    console.print(table)
+    tables = report_tables(summaries)
+    for t in tables:
+        shown = Table(title=f"{t.title} ({t.source})", caption=t.note)
+        for i, col in enumerate(t.columns):
+            shown.add_column(col, justify="left" if i == 0 else "right")
+        for row in t.rows:
+            shown.add_row(*(text(c) for c in row))
+        console.print(shown)
     if out is not None:
         from gptnt.analysis import write_tables
-        from gptnt.sanzaru import report_figures, report_tables
+        from gptnt.sanzaru import report_figures
 
-        tables = report_tables(summaries)
         teams = ", ".join(dict.fromkeys(s.team for s in summaries))
         write_tables(
             tables,
@@ -187,7 +206,7 @@ def judge(
     ],
     concurrency: Annotated[int, typer.Option(min=1, help="Episodes judged at once.")] = 4,
 ) -> None:
-    """Let a model judge the losses coded by heuristic (misalignment vs wrong_answer).
+    """Let a model judge the losses whose mode only the gestures' meaning decides.
 
     Each pick is written into the episode's summary (``coded_by: judge:<model>``; the coder's
     guess stays in ``heuristic_mode``); a rerun judges only what is left. Exit codes: 0 every

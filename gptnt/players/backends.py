@@ -189,7 +189,7 @@ class ModelBackend:
         self._model = _BUILDERS[config.provider](config, key)
         prices = load_prices() if prices is None else prices
         self._price = prices.get(config.model_name)
-        self._settings = _settings(config)
+        self._settings = provider_settings(config)
         secrets = {s for s in (key, *url_secrets(config.base_url)) if len(s) >= 4 and s != NO_KEY}
         self._secrets = tuple(sorted(secrets, key=len, reverse=True))
 
@@ -406,9 +406,17 @@ def _content(part: TextPart | ImagePart | CachePoint) -> object:
     return pm.CachePoint()
 
 
-def _settings(config: PlayerConfig) -> dict[str, object]:
+THINKING_BUDGET_PROVIDERS = ("anthropic", "google")
+"""Providers that take a cap on thinking tokens (``thinking_budget``); the others (OpenAI's
+reasoning effort, vLLM's chat template) take only the effort level of ``thinking``."""
+
+
+def provider_settings(config: PlayerConfig) -> dict[str, object]:
+    """The pydantic-ai model settings a config sends with every request."""
+    budget = config.thinking_budget if config.provider in THINKING_BUDGET_PROVIDERS else None
     settings: dict[str, object] = {
-        "max_tokens": config.max_tokens,
+        # A thinking budget is spent out of the output tokens: the answer keeps its own cap.
+        "max_tokens": config.max_tokens + (budget or 0),
         # Our system prompt goes out exactly as written, identical on every request.
         "framing_announcement": "never",
     }
@@ -416,6 +424,11 @@ def _settings(config: PlayerConfig) -> dict[str, object]:
         settings["temperature"] = config.temperature
     if config.thinking is not None:
         settings["thinking"] = False if config.thinking == "off" else config.thinking
+    if budget and config.thinking != "off":
+        if config.provider == "anthropic":
+            settings["anthropic_thinking"] = {"type": "enabled", "budget_tokens": budget}
+        else:
+            settings["google_thinking_config"] = {"thinking_budget": budget}
     return settings
 
 

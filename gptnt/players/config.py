@@ -85,6 +85,10 @@ class PlayerConfig(BaseModel):
     thinking: Thinking = None
     """Extended reasoning: ``off``, or an effort level (``minimal`` … ``max``, pydantic-ai's
     unified setting, mapped by each provider); ``None`` leaves the provider default."""
+    thinking_budget: int | None = Field(None, gt=0)
+    """A cap on thinking tokens, sent where the provider takes one (Anthropic, Google: see
+    ``gptnt.players.backends.THINKING_BUDGET_PROVIDERS``); elsewhere only ``thinking``'s effort
+    level applies. ``None``: no cap."""
     interaction: InteractionMethod = "set-of-marks"
     coordinates: CoordinateSystem = "absolute"
     """For ``interaction: coordinates``: absolute pixels, scaled 0–1000, or relative 0–1."""

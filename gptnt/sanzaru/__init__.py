@@ -8,30 +8,34 @@ failure coding of every loss from the record. See ``docs/sanzaru.md``.
 """
 
 from gptnt.sanzaru._bomb import FAMILIES, Bomb, Variant, generate, instances, variant, variants
-from gptnt.sanzaru._game import Referee
-from gptnt.sanzaru._judge import JUDGED_MODES, Judgement, judge
-from gptnt.sanzaru._report import KEYS, failure_table, lines
+from gptnt.sanzaru._coding import FAILURE_MODES, FLAGS, STAGES, Coded, code_loss
+from gptnt.sanzaru._game import TURN_ORDERS, Referee
+from gptnt.sanzaru._judge import Judgement, judge
+from gptnt.sanzaru._report import ENDINGS
 from gptnt.sanzaru._report import figures as report_figures
 from gptnt.sanzaru._report import tables as report_tables
 from gptnt.sanzaru._run import Summary, Team, play, read_summaries, suite
 from gptnt.sanzaru._teams import HINTS
 
 __all__ = [
+    "ENDINGS",
+    "FAILURE_MODES",
     "FAMILIES",
+    "FLAGS",
     "HINTS",
-    "JUDGED_MODES",
-    "KEYS",
+    "STAGES",
+    "TURN_ORDERS",
     "Bomb",
+    "Coded",
     "Judgement",
     "Referee",
     "Summary",
     "Team",
     "Variant",
-    "failure_table",
+    "code_loss",
     "generate",
     "instances",
     "judge",
-    "lines",
     "play",
     "read_summaries",
     "report_figures",

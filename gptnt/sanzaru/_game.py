@@ -1,12 +1,14 @@
 """One SANZARU episode: rounds, calls, channels, deliveries, bounces and the referee.
 
-Each round every agent takes one turn, in the order Deaf, Mute, Blind. A turn is a list of
-calls; what an agent sends in round r is delivered at the start of round r + 1. The channels
-(the paper's Table 1):
+Each round every agent takes one turn, in the episode's turn order (a configuration, the paper's
+"turn order configurations"; ``TURN_ORDERS[0]`` = Deaf, Mute, Blind is the default). A turn is a
+list of calls; what an agent sends in round r is delivered at the start of round r + 1. The
+channels (the paper's Table 1):
 
 - **Deaf** sees the bomb, may speak and gesture, and receives only gestures;
 - **Mute** reads the manual, may only gesture, and receives speech and gestures;
-- **Blind** feels the bomb, may speak and act, and receives only speech.
+- **Blind** feels the bomb, may speak and act, and receives speech, and Mute's gestures blanked
+  but counted (``Mute: [? ?]`` for two symbols: Table 1), which a counting protocol can use.
 
 A call on a channel its sender lacks, or to a receiver that cannot sense it, is bounced: it
 reaches nobody, and the sender is told in its next delivery. Every call, delivery and bounce is
@@ -16,17 +18,22 @@ recorded. In the **solo** ablation one agent holds every view, the manual and th
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import permutations
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from gptnt.sanzaru._bomb import Bomb
+from gptnt.sanzaru._bomb import UNSAYABLE, Bomb
 from gptnt.sanzaru._symbols import resolve
 
 SanzaruRole = Literal["deaf", "mute", "blind", "solo"]
 """A SANZARU agent's seat (three split senses, or the solo ablation holding all); not KTANE's
 ``Role`` (Defuser, Expert)."""
 TEAM: tuple[SanzaruRole, ...] = ("deaf", "mute", "blind")
+TURN_ORDERS: tuple[tuple[SanzaruRole, ...], ...] = tuple(permutations(TEAM))
+"""Every turn order a team can play in; the first is the paper's default (Deaf, Mute, Blind)."""
+BLANK = "?"
+"""What Blind perceives of one symbol of Mute's gesture."""
 HEARS = {"deaf": False, "mute": True, "blind": True}
 SEES_GESTURES = {"deaf": True, "mute": True, "blind": False}
 CAN_SPEAK = {"deaf": True, "mute": False, "blind": True, "solo": False}
@@ -34,8 +41,11 @@ CAN_GESTURE = {"deaf": True, "mute": True, "blind": False, "solo": False}
 CAN_ACT = {"deaf": False, "mute": False, "blind": True, "solo": True}
 
 SanzaruOutcome = Literal["defused", "timed_out", "wrong_action"]
-"""How a SANZARU episode ended: the bomb defused, the rounds used up, or a wrong cut or press;
-not KTANE's ``GameOutcome``."""
+"""How the simulator ended a SANZARU episode: the bomb defused, the rounds used up, or a wrong
+cut, press or touch; not KTANE's ``GameOutcome``."""
+Ending = Literal["defused", "timed_out", "wrong_action", "never_acted"]
+"""The paper's four mutually exclusive endings (its Figure 6): ``never_acted`` is a timeout in
+which no action was ever attempted."""
 
 
 class Call(BaseModel):
@@ -56,14 +66,14 @@ class Delivery:
     """Something that reaches an agent at the start of a round."""
 
     sender: str
-    kind: Literal["speech", "gesture", "bounce"]
+    kind: Literal["speech", "gesture", "blanked", "bounce"]
     content: str
 
     def line(self) -> str:
         match self.kind:
             case "speech":
                 return f'{self.sender.capitalize()}: "{self.content}"'
-            case "gesture":
+            case "gesture" | "blanked":
                 return f"{self.sender.capitalize()}: [{self.content}]"
         return f"(bounced: {self.content})"
 
@@ -74,6 +84,7 @@ class Referee:
 
     bomb: Bomb
     solo: bool = False
+    order: tuple[SanzaruRole, ...] = TURN_ORDERS[0]
     round: int = 1
     outcome: SanzaruOutcome | None = None
     inbox: dict[str, list[Delivery]] = field(default_factory=dict)
@@ -85,7 +96,16 @@ class Referee:
 
     @property
     def roles(self) -> tuple[SanzaruRole, ...]:
-        return ("solo",) if self.solo else TEAM
+        return ("solo",) if self.solo else self.order
+
+    @property
+    def ending(self) -> Ending | None:
+        """The paper's ending: a timeout with no action attempted is ``never_acted``."""
+        if self.outcome == "timed_out" and not any(
+            e["call"] == "act" and CAN_ACT.get(e["sender"], False) for e in self.log
+        ):
+            return "never_acted"
+        return self.outcome
 
     def view(self, role: SanzaruRole) -> str:
         b = self.bomb
@@ -128,11 +148,15 @@ class Referee:
 
     def _speak(self, role: SanzaruRole, call: Call, entry: dict[str, Any]) -> None:
         if not CAN_SPEAK[role]:
-            return self._bounce(role, entry, f"{role} cannot speak")
+            return self._bounce(role, entry, f"{role} cannot speak", dead=True)
         text = (call.text or "").strip()[:2000]
+        unsaid = sum(ch in UNSAYABLE for ch in text)
+        if unsaid:  # an engraved glyph has no name: it can be described, not said (Table 8)
+            text = "".join("…" if ch in UNSAYABLE else ch for ch in text)
+            entry = entry | {"unsayable": unsaid}
         if call.to is not None:
             if call.to == role or not HEARS[call.to]:
-                return self._bounce(role, entry, f"{call.to} cannot hear speech")
+                return self._bounce(role, entry, f"{call.to} cannot hear speech", dead=True)
             receivers = [call.to]
         else:
             receivers = [r for r in TEAM if r != role and HEARS[r]]
@@ -142,28 +166,33 @@ class Referee:
 
     def _gesture(self, role: SanzaruRole, call: Call, entry: dict[str, Any]) -> None:
         if not CAN_GESTURE[role]:
-            return self._bounce(role, entry, f"{role} cannot gesture")
+            return self._bounce(role, entry, f"{role} cannot gesture", dead=True)
         if call.to is None or call.to == role:
             return self._bounce(role, entry, "a gesture needs a receiver (to)")
         if not SEES_GESTURES[call.to]:
-            return self._bounce(role, entry, f"{call.to} cannot see gestures")
+            return self._bounce(role, entry, f"{call.to} cannot see gestures", dead=True)
         glyphs, unknown = resolve(call.symbols[:200])
         if unknown or not glyphs:
             return self._bounce(
                 role, entry, f"unknown gesture symbols: {', '.join(unknown) or 'none'}"
             )
         self.pending.setdefault(call.to, []).append(Delivery(role, "gesture", " ".join(glyphs)))
-        self._log(role, entry | {"glyphs": glyphs}, "delivered", [call.to])
+        receivers = [call.to]
+        if role == "mute":  # Blind perceives that Mute gestures, and how many symbols: Table 1
+            blanks = " ".join(BLANK for _ in glyphs)
+            self.pending.setdefault("blind", []).append(Delivery(role, "blanked", blanks))
+            receivers.append("blind")
+        self._log(role, entry | {"glyphs": glyphs}, "delivered", receivers)
 
     def _act(self, role: SanzaruRole, call: Call, entry: dict[str, Any]) -> None:
         b = self.bomb
         if not CAN_ACT[role]:
-            return self._bounce(role, entry, f"{role} cannot act on the bomb")
+            return self._bounce(role, entry, f"{role} cannot act on the bomb", dead=True)
         p = call.position
         if call.op is None or p is None:
             return self._bounce(role, entry, "act needs op and position")
         if call.op == "touch":
-            if not 1 <= p <= len(b.props):
+            if not 1 <= p <= len(b.shown_props()):
                 return self._bounce(role, entry, f"there is no prop {p}")
             self._log(role, entry, "acted")
             return self._end("wrong_action")
@@ -188,9 +217,13 @@ class Referee:
         if b.defused:
             self._end("defused")
 
-    def _bounce(self, role: SanzaruRole, entry: dict[str, Any], why: str) -> None:
+    def _bounce(
+        self, role: SanzaruRole, entry: dict[str, Any], why: str, dead: bool = False
+    ) -> None:
+        """``dead``: the call used a channel its sender or receiver lacks (Table 6's
+        dead_channel), not merely a malformed call."""
         self.pending.setdefault(role, []).append(Delivery("referee", "bounce", why))
-        self._log(role, entry, "bounced", reason=why)
+        self._log(role, entry | ({"dead_channel": True} if dead else {}), "bounced", reason=why)
 
     def _log(self, role: str, entry: dict[str, Any], status: str, receivers: list[str] | None = None,
              reason: str | None = None) -> None:  # fmt: skip

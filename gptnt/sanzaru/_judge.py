@@ -1,11 +1,12 @@
 """A model judge for the losses the coder can only guess at.
 
-Telling ``misalignment`` from ``wrong_answer`` needs the meaning the team gave its gestures,
-which the record alone does not fix; the coder guesses and marks the guess
-``coded_by="heuristic"`` (see ``_coding``). The judge shows a model the episode's whole
-transcript and asks it to pick one of the two. Its pick replaces ``failure_mode`` with
-``coded_by="judge:<model>"``; the coder's guess stays in ``heuristic_mode``. A failed call or a
-reply without a mode leaves the summary as it was (it is reported, and judged on a rerun).
+Where only the meaning the team gave its gestures decides a loss (a code never spelled out in
+speech: Morse, a letter grid, a whole table), the coder names the candidate modes, guesses one
+and marks it ``coded_by="heuristic"`` (see ``_coding``). The judge shows a model the paper's
+taxonomy, the candidates and the episode's whole transcript, and asks it to pick one of the
+candidates. Its pick replaces ``failure_mode`` with ``coded_by="judge:<model>"``; the coder's
+guess stays in ``heuristic_mode``. A failed call, a reply without a mode or a mode outside the
+candidates leaves the summary as it was (it is reported, and judged on a rerun).
 """
 
 from __future__ import annotations
@@ -18,12 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gptnt.sanzaru._coding import FAILURE_MODES
 from gptnt.sanzaru._run import Summary, read_episode_events, summaries_under, write_summary
 from gptnt.sanzaru._teams import PROMPTS
 
-JUDGED_MODES = ("misalignment", "wrong_answer")
-"""The modes the coder guesses (``coded_by="heuristic"``), and the judge's only choices."""
-_MODE = re.compile(r"<mode>\s*(misalignment|wrong_answer)\s*</mode>", re.IGNORECASE)
+_MODE = re.compile(r"<mode>\s*([a-z_]+)\s*</mode>", re.IGNORECASE)
 _RAW_CAP = 2000  # characters of one reply kept in the transcript
 
 
@@ -43,12 +43,12 @@ def transcript(events: list[dict[str, Any]]) -> str:
     """The episode as the judge reads it: every turn, then the referee's log."""
     out = []
     for e in events:
-        if e.get("kind") == "turn":
+        if e.get("kind") == "sanzaru_turn":
             out += [f"## Round {e['round']}, {e['role']}", "Shown:", str(e.get("view", "")),
                     "Delivered:", *(e.get("delivered") or ["(nothing)"]),
                     "Replied:", (e.get("raw") or "(no reply)")[:_RAW_CAP],
                     "Calls: " + json.dumps(e.get("calls", []), ensure_ascii=False), ""]  # fmt: skip
-        elif e.get("kind") == "referee":
+        elif e.get("kind") == "sanzaru_referee":
             out.append("## Referee's log")
             for entry in e.get("log", []):
                 shown = {k: v for k, v in entry.items() if k != "glyphs"}
@@ -61,8 +61,14 @@ def pending(run: Path) -> list[tuple[Path, Summary]]:
     return [
         (folder, summary)
         for folder, summary in summaries_under(run)
-        if summary.coded_by == "heuristic" and summary.failure_mode in JUDGED_MODES
+        if summary.coded_by == "heuristic" and summary.candidates
     ]
+
+
+def taxonomy() -> str:
+    """The modes as the judge reads them: name, stage, how it can end, what it means."""
+    return "\n".join(f"- **{name}** ({m.stage}; ends by {m.ends_by.replace('_', ' ')}): {m.meaning}"
+                     for name, m in FAILURE_MODES.items())  # fmt: skip
 
 
 async def judge(
@@ -77,23 +83,27 @@ async def judge(
     from gptnt.players.conversation import ChatRequest, TextPart, UserMessage
 
     backend = ModelBackend(config)
-    system = (PROMPTS / "judge.md").read_text()
+    system = (PROMPTS / "judge.md").read_text().replace("$taxonomy", taxonomy())
     name = config.model  # provider:model, the identity of the judge
     gate = asyncio.Semaphore(concurrency)
 
     async def one(folder: Path, summary: Summary) -> Judgement:
         events = read_episode_events(folder)
-        request = ChatRequest(system, (UserMessage((TextPart(transcript(events)),)),))
+        ask = (f"Choose one of: {', '.join(summary.candidates)}.\n\n# Transcript\n\n"
+               + transcript(events))  # fmt: skip
+        request = ChatRequest(system, (UserMessage((TextPart(ask),)),))
         async with gate:
             reply = await backend.complete(request)
         raw = reply.text or ""
-        found = _MODE.findall(raw)
+        found = [m.lower() for m in _MODE.findall(raw)]
         heuristic = summary.failure_mode or ""
-        if reply.failure or not found:
-            failure = reply.failure or "no <mode> tag in the reply"
+        if reply.failure or not found or found[-1] not in summary.candidates:
+            failure = reply.failure or (
+                f"reply named {found[-1]!r}, not one of {', '.join(summary.candidates)}"
+                if found else "no <mode> tag in the reply")  # fmt: skip
             verdict = Judgement(summary.episode_id, heuristic, None, raw, failure)
         else:
-            verdict = Judgement(summary.episode_id, heuristic, found[-1].lower(), raw)
+            verdict = Judgement(summary.episode_id, heuristic, found[-1], raw)
             write_summary(folder, summary.model_copy(update={
                 "failure_mode": verdict.mode, "coded_by": f"judge:{name}",
                 "heuristic_mode": heuristic}))  # fmt: skip

@@ -1,141 +1,276 @@
-"""SANZARU results: success by family, variant, subset and hint level with 95 % intervals, the
-Trio-versus-Solo coordination cost, and the failure modes and perspective flags of the losses
-(the paper's Tables 3, 4, 5, 6, 10 and 12)."""
+"""SANZARU results as the paper tabulates them, one team per row, never pooled across teams.
+
+- ``team_x_family`` — Table 3: each team's success per family, Core, Plus and All;
+- ``variant_x_team`` — Table 12: success per variant, a column per team and their mean;
+- ``trio_solo_gap`` — Table 4: per team, family and subset, Trio beside Solo and the Gap;
+- ``by_hints`` — Table 10: per team and hint level, Core / Plus / All, the difference from
+  None, and the losses by simulator ending;
+- ``by_thinking`` — Table 11: per team and thinking budget, Core / Plus / All and the
+  difference from Off;
+- ``endings`` — Figure 6: the four mutually exclusive endings per team and condition;
+- ``failures_by_team`` — Figure 4: each team's losses by stage and mode, with who coded them;
+- ``failures_by_family`` — Figure 13: per team and family, the losses by stage and mode;
+- ``flags_by_team`` — Table 6: the share of each team's losses carrying each flag.
+
+A team is its name with every condition that is not the paper's default (solo, a hint level
+other than Weak, a thinking budget, a turn order other than Deaf, Mute, Blind); Tables 10 and
+11 set the hint level and the thinking budget in their own column instead. Crashed episodes
+(the harness's failure) are counted apart and kept out of every n.
+"""
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
 
-from gptnt.analysis import Rate, Table, rate_bars, wilson
-from gptnt.sanzaru._bomb import FAMILIES
+from gptnt.analysis import Rate, Table, rate_bars
+from gptnt.sanzaru._bomb import FAMILIES, variants
+from gptnt.sanzaru._coding import FAILURE_MODES, FLAGS, STAGES
+from gptnt.sanzaru._game import TURN_ORDERS
 from gptnt.sanzaru._run import Summary
 
-
-@dataclass(frozen=True)
-class Line:
-    group: str
-    n: int
-    defused: int
-    timed_out: int
-    wrong_action: int
-    crashed: int
-
-    @property
-    def rate(self) -> float:
-        return self.defused / self.n if self.n else 0.0
-
-    @property
-    def ci(self) -> tuple[float, float]:
-        return wilson(self.defused, self.n)
+ENDINGS = ("defused", "timed_out", "wrong_action", "never_acted")
+_DEFAULT_ORDER = tuple(TURN_ORDERS[0])
+_NOTE = ("defused [95 % Wilson interval] (n); a crashed episode (the harness's failure) is "
+         "kept out of n.")  # fmt: skip
 
 
-def lines(summaries: list[Summary], key: Callable[[Summary], str]) -> list[Line]:
-    """One line per group; crashed episodes are shown and kept out of n."""
+def team(s: Summary, *, hints: bool = True, thinking: bool = True) -> str:
+    """The team a summary belongs to: its name and its non-default conditions."""
+    parts = [s.team]
+    if s.solo:
+        parts.append("solo")
+    elif hints and s.hints != "weak":
+        parts.append(f"{s.hints} hints")
+    if thinking and s.thinking:
+        parts.append(f"thinking {s.thinking}")
+    if tuple(s.order) != _DEFAULT_ORDER and not s.solo:
+        parts.append("order " + "".join(r[0] for r in s.order))
+    return " · ".join(parts)
+
+
+def _scored(summaries: Iterable[Summary]) -> list[Summary]:
+    return [s for s in summaries if s.outcome != "crashed"]
+
+
+def _rate(summaries: Iterable[Summary], keep: Callable[[Summary], bool] = lambda s: True) -> Rate:
+    chosen = [s for s in _scored(summaries) if keep(s)]
+    return Rate(sum(s.outcome == "defused" for s in chosen), len(chosen))
+
+
+def _group(summaries: Iterable[Summary], key: Callable[[Summary], str]) -> dict[str, list[Summary]]:
     groups: dict[str, list[Summary]] = defaultdict(list)
     for s in summaries:
         groups[key(s)].append(s)
-    order = {f: i for i, f in enumerate(FAMILIES)}
-    out = []
-    for name in sorted(groups, key=lambda g: (order.get(g.split("-")[0], 99), g)):
-        group = groups[name]
-        counted = [s for s in group if s.outcome != "crashed"]
-        c = Counter(s.outcome for s in group)
-        out.append(Line(name, len(counted), c["defused"], c["timed_out"], c["wrong_action"],
-                        c["crashed"]))  # fmt: skip
-    return out
+    return dict(groups)
 
 
-def failure_table(summaries: list[Summary]) -> tuple[Counter[str], Counter[str], int]:
-    """Modes and flags over the lost episodes, and the number of losses."""
-    lost = [s for s in summaries if s.outcome in ("timed_out", "wrong_action")]
-    modes = Counter(s.failure_mode or "uncoded" for s in lost)
-    flags = Counter(f for s in lost for f in s.failure_flags)
-    return modes, flags, len(lost)
+def _points(a: Rate, b: Rate) -> str:
+    """``b − a`` in percentage points, signed (the paper's Gap and differences)."""
+    if not a.n or not b.n:
+        return "–"
+    return f"{100 * ((b.value or 0) - (a.value or 0)):+.1f}"
 
 
-KEYS: dict[str, Callable[[Summary], str]] = {
-    "family": lambda s: s.family,
-    "variant": lambda s: s.variant,
-    "subset": lambda s: s.subset,
-    "hints": lambda s: s.hints,
-    "thinking": lambda s: s.thinking or "default",
-    "team": lambda s: f"{s.team}{' (solo)' if s.solo else ''}",
-    "family × team": lambda s: f"{s.family} · {s.team}{' (solo)' if s.solo else ' (trio)'}",
-}
-"""Groupings of the report; ``family × team`` sets Trio beside Solo (the paper's Table 4)."""
+def _families(summaries: list[Summary]) -> list[str]:
+    present = {s.family for s in summaries}
+    return [f for f in FAMILIES if f in present]
 
 
-# ----------------------------------------------------------------------------- report files
+# ----------------------------------------------------------------------------- success
 
-_SOURCES = {
-    "family": "Table 3",
-    "variant": "Table 12",
-    "subset": "Tables 3–4 (Core / Plus)",
-    "hints": "Table 10",
-    "thinking": "Table 11",
-    "team": "Table 3",
-    "family × team": "Table 4 (Trio vs Solo)",
-}
+
+def team_x_family(summaries: list[Summary]) -> Table:
+    families = _families(summaries)
+    rows = []
+    for name, group in sorted(_group(summaries, team).items()):
+        rows.append((name, *(_rate(group, lambda s, f=f: s.family == f) for f in families),
+                     _rate(group, lambda s: s.subset == "core"),
+                     _rate(group, lambda s: s.subset == "plus"), _rate(group),
+                     sum(s.outcome == "crashed" for s in group)))  # fmt: skip
+    return Table("team_x_family", "SANZARU success by team and family", "Table 3",
+                 ("team", *families, "Core", "Plus", "All", "crashed (not scored)"), tuple(rows),
+                 _NOTE + " Family columns combine the family's Core and Plus variants.")  # fmt: skip
+
+
+def variant_x_team(summaries: list[Summary]) -> Table:
+    groups = _group(summaries, team)
+    names = sorted(groups)
+    order = list(variants())
+    present = sorted({s.variant for s in summaries}, key=order.index)
+    rows = []
+    for vid in present:
+        rates = [_rate(groups[n], lambda s, v=vid: s.variant == v) for n in names]
+        values = [r.value for r in rates if r.value is not None]
+        mean = f"{100 * sum(values) / len(values):.0f}" if values else "–"
+        source = variants()[vid].source
+        rows.append((vid, source, *rates, mean))
+    return Table("variant_x_team", "SANZARU success by variant and team", "Table 12",
+                 ("variant", "source", *names, "mean (%)"), tuple(rows),
+                 _NOTE + " source: 'paper' where the paper states the variant, 'ours' where "
+                 "the design is ours. mean: the teams' rates averaged, in %.")  # fmt: skip
+
+
+def trio_solo_gap(summaries: list[Summary]) -> Table:
+    """Per model: Trio (the team under its hint level) beside Solo, and Solo − Trio."""
+    by_model = _group(summaries, lambda s: " · ".join(
+        p for p in team(s, hints=False).split(" · ") if p != "solo"))  # fmt: skip
+    rows = []
+    for model, group in sorted(by_model.items()):
+        trio = [s for s in group if not s.solo and s.hints == "weak"]
+        solo = [s for s in group if s.solo]
+        if not trio or not solo:
+            continue
+        for subset in ("core", "plus"):
+            for family in [*_families(group), "All"]:
+
+                def keep(s: Summary, sub: str = subset, fam: str = family) -> bool:
+                    return s.subset == sub and fam in ("All", s.family)
+
+                t, o = _rate(trio, keep), _rate(solo, keep)
+                if t.n or o.n:
+                    rows.append((model, subset.capitalize(), family, t, o, _points(t, o)))
+    return Table("trio_solo_gap", "Coordination cost: Trio beside Solo, and the Gap", "Table 4",
+                 ("model", "subset", "family", "Trio", "Solo", "Gap (points)"), tuple(rows),
+                 _NOTE + " Trio: the team of three under Weak hints; Solo: one agent with every "
+                 "view, no hints. Gap = Solo − Trio. A model needs both runs to appear.")  # fmt: skip
+
+
+def by_hints(summaries: list[Summary]) -> Table:
+    trio = [s for s in summaries if not s.solo]
+    rows = []
+    for name, group in sorted(_group(trio, lambda s: team(s, hints=False)).items()):
+        levels = _group(group, lambda s: s.hints)
+        base = levels.get("none", [])
+        for level in ("none", "weak", "strong", "playbook"):
+            if level not in levels:
+                continue
+            g = levels[level]
+            cells = []
+            for keep in (lambda s: s.subset == "core", lambda s: s.subset == "plus",
+                         lambda s: True):  # fmt: skip
+                r = _rate(g, keep)
+                cells += [r, _points(_rate(base, keep), r) if base and level != "none" else "–"]
+            lost = Counter(s.outcome for s in _scored(g))
+            rows.append((name, level, *cells, lost["timed_out"], lost["wrong_action"]))
+    return Table("by_hints", "SANZARU success by hint level", "Table 10",
+                 ("team", "hints", "Core", "Δ Core", "Plus", "Δ Plus", "All", "Δ All",
+                  "timed out", "wrong action"), tuple(rows),
+                 _NOTE + " Δ: points from the same team under no hints.")  # fmt: skip
+
+
+def by_thinking(summaries: list[Summary]) -> Table:
+    rows = []
+    for name, group in sorted(_group(summaries, lambda s: team(s, thinking=False)).items()):
+        budgets = _group(group, lambda s: s.thinking or "default")
+        base = budgets.get("off", [])
+        for budget in ("off", "on", "max", "default"):
+            if budget not in budgets:
+                continue
+            g = budgets[budget]
+            cells = []
+            for keep in (lambda s: s.subset == "core", lambda s: s.subset == "plus",
+                         lambda s: True):  # fmt: skip
+                r = _rate(g, keep)
+                cells += [r, _points(_rate(base, keep), r) if base and budget != "off" else "–"]
+            rows.append((name, budget, *cells))
+    return Table("by_thinking", "SANZARU success by thinking budget", "Table 11",
+                 ("team", "thinking", "Core", "Δ Core", "Plus", "Δ Plus", "All", "Δ All"),
+                 tuple(rows), _NOTE + " on: thinking capped at 4,096 tokens where the provider "
+                 "takes a budget (docs/sanzaru.md); default: the provider's own setting. Δ: "
+                 "points from the same team with thinking off.")  # fmt: skip
+
+
+def endings(summaries: list[Summary]) -> Table:
+    rows = []
+    for name, group in sorted(_group(summaries, team).items()):
+        scored = _scored(group)
+        c = Counter(s.ending or s.outcome for s in scored)
+        rows.append((name, *(Rate(c[e], len(scored)) for e in ENDINGS),
+                     len(group) - len(scored)))  # fmt: skip
+    return Table("endings", "How the episodes end", "Figure 6",
+                 ("team", *ENDINGS, "crashed (not scored)"), tuple(rows),
+                 "Each ending's share of the team's episodes (mutually exclusive): never_acted "
+                 "is a timeout in which no action was ever attempted.")  # fmt: skip
+
+
+# ----------------------------------------------------------------------------- failures
+
+
+def _lost(summaries: Iterable[Summary]) -> list[Summary]:
+    return [s for s in summaries if s.outcome in ("timed_out", "wrong_action")]
+
+
+def _stage_and_mode_cells(lost: list[Summary]) -> list[Rate]:
+    n = len(lost)
+    stages = Counter(
+        FAILURE_MODES[s.failure_mode].stage for s in lost if s.failure_mode in FAILURE_MODES
+    )
+    modes = Counter(s.failure_mode for s in lost)
+    return [*(Rate(stages[st], n) for st in STAGES), *(Rate(modes[m], n) for m in FAILURE_MODES)]
+
+
+def failures_by_team(summaries: list[Summary]) -> Table:
+    rows = []
+    for name, group in sorted(_group(summaries, team).items()):
+        lost = _lost(group)
+        coders = Counter((s.coded_by or "uncoded").split(":")[0] for s in lost)
+        rows.append((name, len(lost), *_stage_and_mode_cells(lost),
+                     ", ".join(f"{k} {v}" for k, v in sorted(coders.items()))))  # fmt: skip
+    return Table("failures_by_team", "Failure stages and modes of each team's losses",
+                 "Table 5, Figure 4",
+                 ("team", "losses", *STAGES, *FAILURE_MODES, "coded by"), tuple(rows),
+                 "Each loss has one mode; shares of the team's losses. Modes and stage 'action' "
+                 "marked ours in docs/sanzaru.md. coded by: ground_truth (the record decides), "
+                 "heuristic (the gestures' meaning decides; `gptnt sanzaru judge`), judge (a "
+                 "model decided).")  # fmt: skip
+
+
+def failures_by_family(summaries: list[Summary]) -> Table:
+    rows = []
+    for name, group in sorted(_group(summaries, team).items()):
+        for family in _families(group):
+            lost = _lost(s for s in group if s.family == family)
+            if lost:
+                rows.append((name, family, len(lost), *_stage_and_mode_cells(lost)))
+    return Table("failures_by_family", "Failure stages and modes by family, per team",
+                 "Figure 13", ("team", "family", "losses", *STAGES, *FAILURE_MODES), tuple(rows),
+                 "Each family's losses of one team, by stage (the paper's inner ring) and mode "
+                 "(outer ring).")  # fmt: skip
+
+
+def flags_by_team(summaries: list[Summary]) -> Table:
+    rows = []
+    for name, group in sorted(_group(summaries, team).items()):
+        lost = _lost(group)
+        rows.append((name, len(lost), *(Rate(sum(f in s.failure_flags for s in lost), len(lost))
+                                        for f in FLAGS)))  # fmt: skip
+    return Table("flags_by_team", "Perspective failures: share of losses carrying each flag",
+                 "Table 6", ("team", "losses", *FLAGS), tuple(rows),
+                 "A loss carries any number of flags.")  # fmt: skip
+
+
+TABLES: tuple[Callable[[list[Summary]], Table], ...] = (
+    team_x_family, variant_x_team, trio_solo_gap, by_hints, by_thinking, endings,
+    failures_by_team, failures_by_family, flags_by_team,
+)  # fmt: skip
 
 
 def tables(summaries: list[Summary]) -> list[Table]:
-    """The report tables (``gptnt.analysis``): success per grouping of ``KEYS``, then the
-    failure modes and flags of the losses."""
-    out = []
-    for by, key in KEYS.items():
-        rows = tuple((line.group, Rate(line.defused, line.n), line.timed_out, line.wrong_action,
-                      line.crashed) for line in lines(summaries, key))  # fmt: skip
-        out.append(
-            Table(
-                key="by_" + by.replace(" × ", "_x_"),
-                title=f"SANZARU success by {by}",
-                source=_SOURCES[by],
-                columns=(by, "defused", "timed out", "wrong action", "crashed (not scored)"),
-                rows=rows,
-                note="defused [95 % Wilson interval] (n); a crashed episode (the harness's "
-                "failure) is shown and kept out of n.",
-            )
-        )
-    out.append(_failures(summaries))
-    return out
-
-
-def _failures(summaries: list[Summary]) -> Table:
-    modes, flags, lost = failure_table(summaries)
-    coders: dict[str, Counter[str]] = defaultdict(Counter)
-    for s in summaries:
-        if s.outcome in ("timed_out", "wrong_action"):
-            coders[s.failure_mode or "uncoded"][s.coded_by or "uncoded"] += 1
-    rows = [("mode", name, Rate(k, lost), _counts(coders[name])) for name, k in modes.most_common()]
-    rows += [("flag", name, Rate(k, lost), "") for name, k in flags.most_common()]
-    return Table(
-        key="failure_modes",
-        title=f"Failure modes and perspective flags of {lost} lost episodes",
-        source="Tables 5 and 6",
-        columns=("kind", "coded as", "share of losses", "coded by"),
-        rows=tuple(rows),
-        note="Each loss has one mode and any number of flags. coded by: ground_truth (the "
-        "record decides), heuristic (a guess a model judge may revisit), judge:<model> (`gptnt sanzaru judge`).",
-    )
-
-
-def _counts(counter: Counter[str]) -> str:
-    return ", ".join(f"{name} {k}" for name, k in counter.most_common())
+    """Every report table of ``TABLES``, in order."""
+    return [make(summaries) for make in TABLES]
 
 
 def figures(tables_: list[Table]) -> dict[str, str]:
-    """Success by family and by family × team as bars with their 95 % whiskers."""
+    """Figure 3's profile as bars: each team's success per family, with 95 % whiskers."""
     out = {}
     for table in tables_:
-        if table.key == "by_family":
-            bars = [(str(r[0]), "all", r[1]) for r in table.rows if isinstance(r[1], Rate)]
-        elif table.key == "by_family_x_team":
-            bars = [(str(r[0]), str(r[0]).split("(")[-1].rstrip(")"), r[1])
-                    for r in table.rows if isinstance(r[1], Rate)]  # fmt: skip
-        else:
+        if table.key != "team_x_family":
             continue
+        families = [c for c in table.columns[1:] if c in FAMILIES]
+        bars = [(f"{f} · {row[0]}", str(row[0]), row[1 + i])
+                for row in table.rows for i, f in enumerate(families)
+                if isinstance(row[1 + i], Rate)]  # fmt: skip
         if bars:
             out[table.key] = rate_bars(table.title, bars)
     return out

@@ -1,43 +1,63 @@
 """Playing SANZARU episodes and suites, with records, and reading them back.
 
-An episode directory holds ``events.jsonl`` (one line per agent turn: view, deliveries, raw
-reply, calls; then one line per round with the referee's log of every call, delivery and
-bounce) and ``summary.json`` (written last, atomically). A suite skips episodes whose summary
-exists, so it resumes after a crash. Rounds are turn-based with no clock, so an episode runs
-in-process: isolation is by construction (an agent is given only its own view and what was
-delivered to it), not by Redis ACLs as in real-time KTANE play.
+A run directory has the main harness's layout and ledger (``gptnt.records``): ``ledger.jsonl``
+with one ``LedgerEntry`` per ended attempt, and ``episodes/<key>-a<attempt>/`` per attempt
+holding ``events.jsonl`` (SANZARU's own event kinds: ``sanzaru_started`` naming the harness and
+the conditions, one ``sanzaru_turn`` per agent turn — view, deliveries, raw reply, calls,
+latency, cost — then ``sanzaru_referee`` with the log of every call, delivery and bounce) and
+``summary.json`` (``kind: sanzaru_summary``, written last, atomically). The episode key names
+the variant, instance, repeat and the team's whole configuration (team, solo, hints, thinking,
+turn order), so two teams share a run directory without sharing an episode. A suite skips keys
+the ledger calls finished and plays a crashed one again as its next attempt.
+
+Rounds are turn-based with no clock, so an episode runs in-process: isolation is by
+construction (an agent is given only its own view and what was delivered to it), not by Redis
+ACLs as in real-time KTANE play.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import re
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
-from gptnt.records import write_atomic
+from gptnt.records import Harness, Ledger, LedgerEntry, episode_dir, harness, write_atomic
 from gptnt.sanzaru._bomb import Variant, generate, variant, variants
 from gptnt.sanzaru._coding import code_loss
-from gptnt.sanzaru._game import Referee, SanzaruOutcome, SanzaruRole
+from gptnt.sanzaru._game import TURN_ORDERS, Ending, Referee, SanzaruOutcome, SanzaruRole
 from gptnt.sanzaru._teams import Agent, Hints, ModelAgent, Turn, oracle_team, random_team
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""Version 2: the main harness's ledger and ``episodes/`` layout, keys that carry the team,
+the turn order and the paper's ending (``never_acted``)."""
 EVENTS = "events.jsonl"
 SUMMARY = "summary.json"
 TeamKind = Literal["oracle", "random", "model"]
+SummaryOutcome = SanzaruOutcome | Literal["crashed"]
+
+_LEDGER_OUTCOME = {"defused": "solved", "wrong_action": "strikeout", "timed_out": "timeout",
+                   "crashed": "crashed"}  # fmt: skip
+"""A SANZARU outcome in the ledger's vocabulary (``gptnt.records.EpisodeOutcome``): a wrong
+action is the detonation a strike-out causes, a spent round budget the timeout."""
 
 
 class Summary(BaseModel):
-    """``summary.json`` of one episode."""
+    """``summary.json`` of one episode attempt."""
 
     model_config = ConfigDict(frozen=True)
 
+    kind: Literal["sanzaru_summary"] = "sanzaru_summary"
     schema_version: int = SCHEMA_VERSION
     episode_id: str
+    """The episode key (variant, instance, repeat, team configuration)."""
+    attempt: int = 1
     variant: str
     family: str
     subset: str
@@ -47,18 +67,82 @@ class Summary(BaseModel):
     hints: str
     solo: bool
     thinking: str | None
-    outcome: SanzaruOutcome | Literal["crashed"]  # crashed: the harness failed, not the team
+    order: tuple[str, ...] = TURN_ORDERS[0]
+    outcome: SummaryOutcome  # crashed: the harness failed, not the team
+    ending: Ending | Literal["crashed"] | None = None
+    """The paper's four endings (Figure 6): ``never_acted`` splits off the timeouts without a
+    single action attempt."""
     rounds_used: int
     rounds: int
     bounces: int
     failure_mode: str | None = None
+    failure_stage: str | None = None
     failure_flags: tuple[str, ...] = ()
     coded_by: str | None = None
     """Who decided ``failure_mode``: ``ground_truth``, ``heuristic`` or ``judge:<model>``."""
+    candidates: tuple[str, ...] = ()
+    """For a ``heuristic`` mode: the modes only the gestures' meaning can choose among (the
+    judge's choices)."""
     heuristic_mode: str | None = None
     """The coder's guess, kept when a model judge (``gptnt sanzaru judge``) replaced it."""
     cost_usd: float | None = None
     error: str | None = None
+    started_at: float = 0.0
+    ended_at: float = 0.0
+
+
+class SanzaruStarted(BaseModel):
+    """The first line of ``events.jsonl``: who wrote it and under which conditions."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["sanzaru_started"] = "sanzaru_started"
+    schema_version: int = SCHEMA_VERSION
+    episode_id: str
+    attempt: int
+    variant: str
+    instance: int
+    repeat: int
+    team: str
+    hints: str
+    solo: bool
+    thinking: str | None
+    order: tuple[str, ...]
+    harness: Harness
+    settings: dict[str, Any] | None = None
+    """A model team's provider settings as sent (``thinking``, a thinking budget where the
+    provider takes one, the token cap); ``None`` for scripted teams."""
+    at: float
+
+
+class SanzaruTurn(BaseModel):
+    """One agent's turn: what it was shown and told, what it replied, the calls parsed."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["sanzaru_turn"] = "sanzaru_turn"
+    episode_id: str
+    round: int
+    role: str
+    view: str
+    delivered: list[str]
+    raw: str | None
+    calls: list[dict[str, Any]]
+    latency_s: float | None = None
+    cost_usd: float | None = None
+    usage: dict[str, Any] | None = None
+    failure: str | None = None
+
+
+class SanzaruReferee(BaseModel):
+    """The referee's log of every call (status delivered / bounced with its reason / acted)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["sanzaru_referee"] = "sanzaru_referee"
+    episode_id: str
+    log: list[dict[str, Any]]
+    cuts: list[tuple[int, int, str]] = Field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -71,6 +155,25 @@ class Team:
     hints: Hints = "weak"
     solo: bool = False
     thinking: str | None = None
+    order: tuple[SanzaruRole, ...] = TURN_ORDERS[0]
+
+    @property
+    def tag(self) -> str:
+        """The team's configuration as a file-name-safe word, part of every episode key."""
+        name = re.sub(r"[^A-Za-z0-9._-]+", "_", self.name).strip("_") or "team"
+        parts = [name, "solo" if self.solo else self.hints]
+        if self.thinking:
+            parts.append(f"think-{self.thinking}")
+        if not self.solo:
+            parts.append("".join(r[0] for r in self.order))
+        return ".".join(parts)
+
+    def settings(self) -> dict[str, Any] | None:
+        if self.kind != "model":
+            return None
+        from gptnt.players.backends import provider_settings
+
+        return provider_settings(self.config)
 
     def agents(self, episode: Referee, seed: str) -> dict[SanzaruRole, Agent]:
         if self.kind == "oracle":
@@ -78,17 +181,28 @@ class Team:
         if self.kind == "random":
             return random_team(episode.bomb, seed)  # type: ignore[return-value]
         window = episode.bomb.variant.history
-        return {r: ModelAgent(r, self.config, self.hints, window) for r in episode.roles}
+        return {
+            r: ModelAgent(r, self.config, self.hints, window, self.order) for r in episode.roles
+        }
+
+
+def episode_key(v: Variant, instance: int, repeat: int, team: Team) -> str:
+    return f"{v.id}-i{instance}-r{repeat}-{team.tag}"
 
 
 async def play(
-    v: Variant, instance: int, team: Team, out: Path | None, *, repeat: int = 1
+    v: Variant, instance: int, team: Team, out: Path | None, *, repeat: int = 1, attempt: int = 1
 ) -> Summary:
-    """Play one episode; records under ``out`` when given."""
-    episode = Referee(generate(v, instance), solo=team.solo)
-    episode_id = f"{v.id}-i{instance}-r{repeat}"
-    agents = team.agents(episode, episode_id)
-    events: list[dict[str, Any]] = []
+    """Play one episode; records under ``out`` (a run directory) when given."""
+    episode = Referee(generate(v, instance), solo=team.solo, order=team.order)
+    key = episode_key(v, instance, repeat, team)
+    seed = f"{v.id}-i{instance}-r{repeat}"  # the random team's draws do not depend on its name
+    agents = team.agents(episode, seed)
+    started = time.time()
+    events: list[BaseModel] = [SanzaruStarted(
+        episode_id=key, attempt=attempt, variant=v.id, instance=instance, repeat=repeat,
+        team=team.name, hints=team.hints, solo=team.solo, thinking=team.thinking,
+        order=episode.roles, harness=harness(), settings=team.settings(), at=started)]  # fmt: skip
     cost = 0.0
     error = None
     try:
@@ -98,39 +212,49 @@ async def play(
                             tuple(episode.deliveries(role)))  # fmt: skip
                 reply = await agents[role].turn(turn)
                 cost += reply.meta.get("cost_usd") or 0.0
-                events.append({"kind": "turn", "episode_id": episode_id, "round": episode.round,
-                               "role": role, "view": turn.view,
-                               "delivered": [d.line() for d in turn.deliveries],
-                               "raw": reply.raw, "calls": reply.calls, **reply.meta})  # fmt: skip
+                events.append(SanzaruTurn(episode_id=key, round=episode.round, role=role,
+                                          view=turn.view,
+                                          delivered=[d.line() for d in turn.deliveries],
+                                          raw=reply.raw, calls=reply.calls, **reply.meta))  # fmt: skip
                 episode.play(role, reply.calls)
                 if episode.outcome is not None:
                     break
             episode.next_round()
     except Exception as err:  # noqa: BLE001 - a harness failure is recorded as crashed, not lost
         error = f"{type(err).__name__}: {err}"
-    events.append({"kind": "referee", "episode_id": episode_id, "log": episode.log,
-                   "cuts": episode.cut_rounds})  # fmt: skip
-    outcome = "crashed" if error else episode.outcome
-    coded = code_loss(episode, events) if outcome in ("timed_out", "wrong_action") else None
+    events.append(SanzaruReferee(episode_id=key, log=episode.log, cuts=episode.cut_rounds))
+    outcome: SummaryOutcome = "crashed" if error or episode.outcome is None else episode.outcome
+    coded = code_loss(episode) if outcome in ("timed_out", "wrong_action") else None
     summary = Summary(
-        episode_id=episode_id, variant=v.id, family=v.family, subset=v.subset, instance=instance,
-        repeat=repeat, team=team.name, hints="none" if team.solo else team.hints, solo=team.solo,
-        thinking=team.thinking, outcome=outcome, rounds_used=episode.round, rounds=v.rounds,
+        episode_id=key, attempt=attempt, variant=v.id, family=v.family, subset=v.subset,
+        instance=instance, repeat=repeat, team=team.name,
+        hints="none" if team.solo else team.hints, solo=team.solo, thinking=team.thinking,
+        order=episode.roles, outcome=outcome,
+        ending="crashed" if outcome == "crashed" else episode.ending,
+        rounds_used=episode.round, rounds=v.rounds,
         bounces=sum(e["status"] == "bounced" for e in episode.log),
-        failure_mode=coded.mode if coded else None,
+        failure_mode=coded.mode if coded else None, failure_stage=coded.stage if coded else None,
         failure_flags=coded.flags if coded else (), coded_by=coded.by if coded else None,
+        candidates=coded.candidates if coded else (),
         cost_usd=cost if team.kind == "model" else None, error=error,
+        started_at=started, ended_at=time.time(),
     )  # fmt: skip
     if out is not None:
-        _write(out / episode_id, events, summary)
+        folder = episode_dir(out, key, attempt)
+        _write(folder, events, summary)
+        Ledger(out).append(LedgerEntry(
+            episode_key=key, attempt=attempt,
+            status="crashed" if outcome == "crashed" else "finished",
+            outcome=_LEDGER_OUTCOME[outcome], reason=error or (summary.ending or ""),  # type: ignore[arg-type]
+            cost_usd=cost, episode_dir=str(folder.relative_to(out)), at=summary.ended_at))  # fmt: skip
     return summary
 
 
-def _write(folder: Path, events: list[dict[str, Any]], summary: Summary) -> None:
+def _write(folder: Path, events: list[BaseModel], summary: Summary) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     with (folder / EVENTS).open("w", encoding="utf-8") as f:
         for e in events:
-            f.write(json.dumps(e, ensure_ascii=False, default=str) + "\n")
+            f.write(e.model_dump_json() + "\n")
     write_summary(folder, summary)
 
 
@@ -155,19 +279,21 @@ async def suite(
     concurrency: int = 4,
     on_done=None,  # type: ignore[no-untyped-def]
 ) -> list[Summary]:
-    """Every (variant, instance, repeat); episodes already summarised under ``out`` are kept."""
+    """Every (variant, instance, repeat); keys the ledger of ``out`` calls finished are kept, a
+    crashed one is played again as its next attempt."""
     chosen = [variant(i) for i in variant_ids] if variant_ids else list(variants().values())
     out.mkdir(parents=True, exist_ok=True)
+    ledger = Ledger(out)
+    latest = ledger.latest()
     gate = asyncio.Semaphore(concurrency)
 
     async def one(v: Variant, i: int, r: int) -> Summary:
-        done = out / f"{v.id}-i{i}-r{r}" / SUMMARY
-        if done.is_file():
-            summary = Summary.model_validate_json(done.read_text())
-            if summary.outcome != "crashed":
-                return summary
+        key = episode_key(v, i, r, team)
+        entry = latest.get(key)
+        if entry is not None and entry.status == "finished":
+            return Summary.model_validate_json((out / entry.episode_dir / SUMMARY).read_text())
         async with gate:
-            summary = await play(v, i, team, out, repeat=r)
+            summary = await play(v, i, team, out, repeat=r, attempt=ledger.attempts(key) + 1)
         if on_done:
             on_done(summary)
         return summary
@@ -177,10 +303,16 @@ async def suite(
     return list(await asyncio.gather(*jobs))
 
 
-def summaries_under(folder: Path) -> Iterator[tuple[Path, Summary]]:
-    """``(episode folder, summary)`` of every finished episode under ``folder``, in path order."""
-    for path in sorted(folder.rglob(SUMMARY)):
-        yield path.parent, Summary.model_validate_json(path.read_text())
+def summaries_under(run: Path) -> Iterator[tuple[Path, Summary]]:
+    """``(episode folder, summary)`` of the latest attempt of every episode in a run's ledger,
+    in key order; a run directory may also hold run directories (each read the same way)."""
+    ledgers = sorted(p.parent for p in run.rglob(Ledger(run).path.name))
+    for root in ledgers:
+        latest = Ledger(root).latest()
+        for key in sorted(latest):
+            folder = root / latest[key].episode_dir
+            if (folder / SUMMARY).is_file():
+                yield folder, Summary.model_validate_json((folder / SUMMARY).read_text())
 
 
 def read_summaries(folders: list[Path]) -> list[Summary]:

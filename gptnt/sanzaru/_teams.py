@@ -10,13 +10,14 @@ from __future__ import annotations
 import json
 import random
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from string import Template
 from typing import Any, Literal, Protocol
 
 from gptnt.resources import prompts_dir
 from gptnt.sanzaru._bomb import Bomb
-from gptnt.sanzaru._game import Delivery, SanzaruRole
+from gptnt.sanzaru._game import TURN_ORDERS, Delivery, SanzaruRole
 from gptnt.sanzaru._symbols import NAME_OF, NAMES, alphabet_text
 
 Hints = Literal["none", "weak", "strong", "playbook"]
@@ -83,13 +84,15 @@ class OracleMute:
             return Reply([{"call": "wait"}])
         manual = self.bomb.manual
         symbols: list[str] = []
-        if manual.kind == "priority":
+        if manual.kind in ("priority", "list"):
             symbols = [COLOUR_SYMBOL[c] for c in manual.priority] + [END]
         elif manual.kind.startswith("glyph"):
-            glyph = next((d.content.split()[-1] for d in turn.deliveries
-                          if d.kind == "speech" and d.content.startswith("PLATE ")), None)  # fmt: skip
-            if glyph is None:
+            # Blind describes the plate in words (a glyph cannot be said): its Unicode name.
+            said = next((d.content.removeprefix("PLATE ") for d in turn.deliveries
+                         if d.kind == "speech" and d.content.startswith("PLATE ")), None)  # fmt: skip
+            if said is None:
                 return Reply([{"call": "wait"}])
+            glyph = unicodedata.lookup(said)
             for key, values in manual.table.items():
                 if key.startswith(f"plate {glyph}"):
                     symbols += _entry(key.removeprefix(f"plate {glyph}").strip(", "), values)
@@ -130,16 +133,15 @@ class OracleDeaf:
     def _plan(self, round_no: int, view: dict[str, Any]) -> list[str]:
         v = self.bomb.variant
         assert self.table is not None
-        if v.manual.startswith("code"):
-            key = (view["light"],) if v.manual == "code" else (view["light"], str(view["display"]))
-            code = self.table.get(key, [])
+        if v.manual == "code":
+            code = self.table.get((view["light"],), [])
             entered = view["entered"]
             return [f"PRESS {view['keypad'].index(int(d)) + 1}" for d in code[len(entered) :]]
         wires = view["wires"]
         alive = [c for c in wires if c != "CUT"]
         done = [c for c in self.first_colours if c not in alive]
         target_round = round_no + 1
-        if v.manual == "priority":
+        if v.manual in ("priority", "list"):
             order = [c for c in self.table[()] if c in self.first_colours][: v.cuts]
         elif v.flashes:
             if round_no <= v.flashes:
@@ -171,7 +173,8 @@ class OracleBlind:
         calls: list[dict[str, Any]] = []
         plate = re.search(r"PLATE engraved \[(.)\]", turn.view)
         if plate and not self.told:
-            calls.append({"call": "speak", "to": "mute", "text": f"PLATE {plate.group(1)}"})
+            said = unicodedata.name(plate.group(1))
+            calls.append({"call": "speak", "to": "mute", "text": f"PLATE {said}"})
             self.told = True
         for d in turn.deliveries:
             if d.kind == "speech" and d.sender == "deaf":
@@ -181,8 +184,8 @@ class OracleBlind:
         return Reply([*calls, {"call": "wait"}])
 
 
-KEY_SYMBOLS = {"rows": 1, "code": 1, "grid": 2, "code-grid": 2, "glyph": 0, "glyph-grid": 1,
-               "priority": 0}  # fmt: skip
+KEY_SYMBOLS = {"rows": 1, "code": 1, "grid": 2, "glyph": 0, "glyph-grid": 1, "priority": 0,
+               "list": 0}  # fmt: skip
 
 
 def _decode(names: list[str], kind: str) -> dict[tuple[str, ...], list[str]]:
@@ -254,24 +257,30 @@ def random_team(bomb: Bomb, seed: str) -> dict[SanzaruRole, Agent]:
 # ----------------------------------------------------------------------------- model agents
 
 
-def system_prompt(role: SanzaruRole, hints: Hints) -> str:
-    parts = ["common.md", f"role_{role}.md"]
-    if role != "solo":
-        parts.append(f"hints_{hints}.md")
-    parts.append("format.md")
-    text = "\n\n".join((PROMPTS / p).read_text().strip() for p in parts)
-    return Template(text).safe_substitute(alphabet=alphabet_text())
+def system_prompt(
+    role: SanzaruRole, hints: Hints, order: tuple[SanzaruRole, ...] = TURN_ORDERS[0]
+) -> str:
+    """A role's system prompt. Solo plays alone and without hints (the paper's Table 4): it is
+    told neither of teammates nor of gestures."""
+    if role == "solo":
+        parts = ["role_solo.md", "format_solo.md"]
+    else:
+        parts = ["common.md", f"role_{role}.md", f"hints_{hints}.md", "format.md"]
+    text = "\n\n".join(t for p in parts if (t := (PROMPTS / p).read_text().strip()))
+    turns = ", ".join(r.capitalize() for r in order)
+    return Template(text).safe_substitute(alphabet=alphabet_text(), order=turns)
 
 
 class ModelAgent:
     """One role played by a model: its history as delivered, its own replies, a window."""
 
-    def __init__(self, role: SanzaruRole, config, hints: Hints, history: int | None = None) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, role: SanzaruRole, config, hints: Hints, history: int | None = None,  # type: ignore[no-untyped-def]
+                 order: tuple[SanzaruRole, ...] = TURN_ORDERS[0]) -> None:  # fmt: skip
         from gptnt.players.backends import ModelBackend
 
         self.role = role
         self.backend = ModelBackend(config)
-        self.system = system_prompt(role, hints)
+        self.system = system_prompt(role, hints, order)
         self.window = history
         self.rounds: list[tuple[str, str]] = []  # (what it was told, what it answered)
         self.feedback: str | None = None

@@ -167,3 +167,110 @@ def test_instances_are_deterministic_and_distinct() -> None:
     assert (a.wires, a.lights, a.display, a.manual) == (b.wires, b.lights, b.display, b.manual)
     c = generate(variant("base-4"), 4)
     assert (a.wires, a.manual) != (c.wires, c.manual)
+
+
+# ----------------------------------------------------------------------------- the paper's bombs
+
+
+def _all(vid_prefix: str = "") -> list:
+    from gptnt.sanzaru import instances
+
+    return [generate(v, s) for v, s in instances() if v.id.startswith(vid_prefix)]
+
+
+def test_a_display_digit_only_where_a_manual_reads_one() -> None:
+    for b in _all():
+        if b.variant.family == "haystack":
+            continue  # its display changes for no reason (below)
+        shown = b.deaf_view(1).split("DISPLAY [", 1)[1].split("]", 1)[0]
+        if b.variant.manual == "grid":
+            assert 1 <= int(shown) <= b.variant.digits, b.variant.id
+        else:
+            assert shown == "0", b.variant.id  # Table 8: families without a display show zero
+
+
+def test_base_rows_manuals_have_three_rows_naming_different_wires() -> None:
+    for b in _all("base-"):
+        if b.variant.manual == "rows":  # base-1, base-3 (Table 9: "3 rows")
+            firsts = [v[0] for v in b.manual.table.values()]
+            assert len(b.manual.table) == 3 and len(set(firsts)) == 3, b.variant.id
+
+
+def test_every_manual_row_names_different_wires() -> None:
+    for b in _all():
+        v = b.variant
+        if v.manual not in ("rows", "grid"):
+            continue
+        for light in v.palette:
+            row = [vals for key, vals in b.manual.table.items() if key.startswith(f"light {light}")]
+            assert len({vals[0] for vals in row}) == len(row), v.id  # along a row
+            assert all(len(set(vals)) == len(vals) for vals in row), v.id  # within a cell
+        if v.manual == "rows":  # and every row a different wire
+            firsts = [vals[0] for vals in b.manual.table.values()]
+            assert len(set(firsts)) == len(firsts), v.id
+
+
+def test_base_4_reads_a_wider_grid_than_base_2() -> None:
+    two, four = variant("base-2"), variant("base-4")
+    cols = {v.id: len({k.split(", ")[1] for k in generate(v, 1).manual.table}) for v in (two, four)}
+    assert cols["base-4"] > cols["base-2"] and two.digits < four.digits
+
+
+def test_no_answer_is_the_wire_its_manual_names_most() -> None:
+    from gptnt.sanzaru._bomb import answer_is_most_named, named_counts
+
+    for b in _all():
+        assert not answer_is_most_named(b), (b.variant.id, b.seed)
+        if b.variant.manual == "rows" and all(len(v) == 1 for v in b.manual.table.values()):
+            counts = named_counts(b.manual)
+            assert len(set(counts.values())) == 1  # a three-row manual names each wire once
+
+
+def test_carving_glyphs_cannot_be_said() -> None:
+    from gptnt.sanzaru._bomb import UNSAYABLE
+
+    for b in _all("carving-"):
+        assert b.plate in UNSAYABLE
+        ep = Referee(generate(b.variant, b.seed))
+        ep.play("blind", [{"call": "speak", "to": "mute", "text": f"it is {b.plate}"}])
+        ep.next_round()
+        assert b.plate not in ep.deliveries("mute")[0].content
+
+
+def test_haystack_display_light_and_props_all_vary() -> None:
+    for b in _all("haystack-"):
+        ep = Referee(generate(b.variant, b.seed))
+        seen = {"light": set(), "display": set(), "props": set()}
+        answer = ep.bomb.required(1)
+        for _ in range(ep.bomb.variant.rounds - 1):
+            seen["light"].add(ep.bomb.light(ep.round))
+            seen["display"].add(ep.bomb.shown_display())
+            seen["props"].add(ep.bomb.shown_props())
+            assert ep.bomb.required(ep.round) == answer
+            ep.next_round()
+        assert all(len(s) > 1 for s in seen.values()), (b.variant.id, b.seed, seen)
+
+
+def test_haystack_2_lists_three_colours_as_figure_10() -> None:
+    for b in _all("haystack-2"):
+        assert b.manual.kind == "list" and len(b.manual.priority) == 3
+        assert set(b.manual.priority) <= set(b.wires) and b.variant.cuts == 3
+        assert "Cut the wires of these colours, in this order" in b.manual.text()
+
+
+def test_bait_3_is_figure_12s_colour_to_colour_rows() -> None:
+    for b in _all("bait-3"):
+        rows = {k.removeprefix("light "): vals[0] for k, vals in b.manual.table.items()}
+        assert set(rows) == {"blue", "green", "red"} and not b.keypad
+        assert sum(light == wire for light, wire in rows.items()) == 1  # the lure's row
+        light = b.light(1)
+        assert rows[light] != light  # the light never picks the lure's row
+        assert len(set(rows.values())) == 3 and set(rows.values()) == set(b.wires)
+
+
+def test_variants_not_in_the_paper_are_marked_ours() -> None:
+    from gptnt.sanzaru import variants
+
+    paper = {v.id for v in variants().values() if v.source == "paper"}
+    assert paper == {"base-1", "base-2", "base-3", "base-4", "base-5", "haystack-2", "bait-3"}
+    assert all(v.basis for v in variants().values() if v.source == "paper")

@@ -1,5 +1,5 @@
 """Teams: the oracle defuses all 120 instances, the random team is a baseline, model teams run
-over a loopback OpenAI-compatible stand-in, and seeded losses are coded as expected."""
+over a loopback OpenAI-compatible stand-in (seeded losses: ``test_seeded_losses.py``)."""
 
 from __future__ import annotations
 
@@ -7,17 +7,14 @@ import json
 import subprocess
 import sys
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fake_openai import FakeServer, completion
 
 from gptnt.players.config import PlayerConfig
-from gptnt.sanzaru import Referee, Team, generate, instances, play, read_summaries, suite, variant
-from gptnt.sanzaru._coding import code_loss
-from gptnt.sanzaru._teams import Turn, parse_calls
+from gptnt.sanzaru import Team, instances, play, read_summaries, suite, variant
+from gptnt.sanzaru._teams import parse_calls
 
 GPTNT = str(Path(sys.executable).with_name("gptnt"))
 
@@ -42,105 +39,6 @@ async def test_the_random_team_rarely_defuses(capsys: pytest.CaptureFixture[str]
     rates = {f: by_family[f] / n[f] for f in n}
     print("random team success per family:", {f: f"{r:.0%}" for f, r in rates.items()})
     assert all(r < 0.5 for r in rates.values()) and sum(by_family.values()) > 0
-
-
-# ----------------------------------------------------------------------------- seeded losses
-
-
-@dataclass
-class Scripted:
-    """Says the given calls in the given rounds, waits otherwise."""
-
-    role: str
-    script: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
-
-    async def turn(self, turn: Turn):  # type: ignore[no-untyped-def]
-        from gptnt.sanzaru._teams import Reply
-
-        return Reply([*self.script.get(turn.round, []), {"call": "wait"}])
-
-
-async def _lose(vid: str, scripts: dict[str, dict[int, list]], seed: int = 1):  # type: ignore[no-untyped-def]
-    ep = Referee(generate(variant(vid), seed))
-    agents = {r: Scripted(r, scripts.get(r, {})) for r in ("deaf", "mute", "blind")}
-    events: list = []
-    while ep.outcome is None:
-        for role in ep.roles:
-            turn = Turn(
-                role, ep.round, ep.bomb.variant.rounds, ep.view(role), tuple(ep.deliveries(role))
-            )
-            ep.play(role, (await agents[role].turn(turn)).calls)
-            if ep.outcome:
-                break
-        ep.next_round()
-    return ep, code_loss(ep, events)
-
-
-async def test_silence_is_no_shared_code() -> None:
-    ep, coded = await _lose("base-1", {})
-    assert (
-        ep.outcome == "timed_out" and coded.mode == "no_shared_code" and coded.by == "ground_truth"
-    )
-    assert "omission" in coded.flags
-
-
-async def test_facts_never_reaching_mute_is_omission() -> None:
-    ep = Referee(generate(variant("base-1"), 1))
-    wrong = next(i + 1 for i in range(3) if ("cut", i + 1) != ep.bomb.required(1))
-    ep, coded = await _lose(
-        "base-1",
-        {
-            "mute": {1: [{"call": "gesture", "to": "deaf", "symbols": ["fist"]}]},
-            "deaf": {
-                2: [{"call": "speak", "to": "blind", "text": f"cut the red wire, number {wrong}"}],
-                3: [{"call": "speak", "to": "deaf", "text": "hello?"}],
-            },
-            "blind": {3: [{"call": "act", "op": "cut", "position": wrong}]},
-        },
-    )
-    assert ep.outcome == "wrong_action" and coded.mode == "omission"
-    assert {"omission", "ungrounded_ref", "dead_channel", "assumed_meaning"} <= set(coded.flags)
-
-
-async def test_slow_protocol_when_every_channel_works() -> None:
-    light = generate(variant("base-1"), 1).lights[0]
-    report = {"call": "speak", "to": "mute", "text": f"the light is {light}"}
-    ep, coded = await _lose(
-        "base-1",
-        {
-            "deaf": {
-                r: [report, {"call": "speak", "to": "blind", "text": "wait 1 more round"}]
-                for r in range(1, 9)
-            },
-            "mute": {
-                r: [{"call": "gesture", "to": "deaf", "symbols": ["question"]}] for r in range(2, 9)
-            },
-        },
-    )
-    assert ep.outcome == "timed_out" and coded.mode == "slow_protocol"
-    assert "omission" not in coded.flags
-
-
-async def test_a_cut_aimed_at_an_earlier_light_is_wrong_round() -> None:
-    for seed in range(1, 6):
-        bomb = generate(variant("flashing-2"), seed)
-        early, late = bomb.required(1), bomb.required(2)
-        if early == late:
-            continue
-        lights = " ".join(bomb.lights)
-        ep, coded = await _lose(
-            "flashing-2",
-            {
-                "deaf": {1: [{"call": "speak", "to": "mute", "text": f"light {lights}"}]},
-                "mute": {1: [{"call": "gesture", "to": "deaf", "symbols": ["fist"]}]},
-                "blind": {2: [{"call": "act", "op": "cut", "position": early[1]}]},
-            },
-            seed,
-        )
-        assert ep.outcome == "wrong_action" and coded.mode == "wrong_round"
-        assert "wrong_round" in coded.flags
-        return
-    pytest.fail("no flashing-2 instance whose answer changes between rounds 1 and 2")
 
 
 # ----------------------------------------------------------------------------- model teams
@@ -174,10 +72,13 @@ async def test_a_model_suite_over_loopback_runs_and_is_reported(
     system = first["messages"][0]["content"]
     assert "You are **Deaf**" in system and "Hint:" in system and "👍 thumbs_up" in system
     assert any("BOMB MANUAL" in json.dumps(r) for r in server.received)  # Mute's view
+    key = f"base-1-i1-r1-{team.tag}"
     lines = [
-        json.loads(x) for x in (tmp_path / "base-1-i1-r1" / "events.jsonl").read_text().splitlines()
+        json.loads(x)
+        for x in (tmp_path / "episodes" / f"{key}-a1" / "events.jsonl").read_text().splitlines()
     ]
-    assert {e["role"] for e in lines if e["kind"] == "turn"} == {"deaf", "mute", "blind"}
+    assert lines[0]["kind"] == "sanzaru_started" and lines[0]["harness"]["version"]
+    assert {e["role"] for e in lines if e["kind"] == "sanzaru_turn"} == {"deaf", "mute", "blind"}
     referee = lines[-1]
     assert any(e["status"] == "bounced" and e["sender"] == "mute" for e in referee["log"])
     for s in summaries:
@@ -197,7 +98,8 @@ async def test_a_model_suite_over_loopback_runs_and_is_reported(
         timeout=60,
     )
     assert shown.returncode == 0, shown.stderr
-    assert "SANZARU success by family" in shown.stdout and "Failure modes" in shown.stdout
+    assert "SANZARU success by team and family" in shown.stdout
+    assert "Failure stages and modes" in shown.stdout
     assert len(read_summaries([tmp_path])) == 4
 
 
@@ -208,4 +110,31 @@ async def test_solo_plays_with_every_view(server: FakeServer, tmp_path: Path) ->
     assert s.outcome == "timed_out" and s.solo and s.hints == "none"
     text = json.dumps(server.received[0])
     assert "BOMB MANUAL" in text and "PLATE engraved [unreadable]" in text and "by touch" in text
-    assert "Hint:" not in server.received[0]["messages"][0]["content"]
+    system = server.received[0]["messages"][0]["content"]
+    assert "Hint:" not in system  # solo plays without hints (Table 4)
+    # ... and alone: no teammates, no gesture alphabet, no speak or gesture call
+    assert not any(w in system for w in ("Deaf", "Mute", "Blind", "teammate", "👍", "gesture"))
+
+
+def test_thinking_on_caps_at_4096_tokens_where_the_provider_takes_a_budget() -> None:
+    from gptnt.cli.sanzaru import THINKING
+    from gptnt.players.backends import provider_settings
+
+    def on(model: str, **extra: str) -> dict:
+        config = PlayerConfig(model=model, **extra).model_copy(update=THINKING["on"])
+        return provider_settings(config)
+
+    claude = on("anthropic:claude-x")
+    assert claude["anthropic_thinking"] == {"type": "enabled", "budget_tokens": 4096}
+    assert claude["max_tokens"] == 1000 + 4096  # the answer keeps its own 1000
+    gemini = on("google:gemini-x")
+    assert gemini["google_thinking_config"] == {"thinking_budget": 4096}
+    for model, extra in (
+        ("openai:gpt-x", {}),
+        ("vllm:qwen", {"base_url": "http://127.0.0.1:1/v1"}),
+    ):
+        level_only = on(model, **extra)  # no budget to send: the nearest effort level
+        assert level_only["thinking"] == "medium" and level_only["max_tokens"] == 1000
+        assert not any("thinking_" in k or k.endswith("_thinking") for k in level_only)
+    off = provider_settings(PlayerConfig(model="anthropic:c").model_copy(update=THINKING["off"]))
+    assert off["thinking"] is False and "anthropic_thinking" not in off
