@@ -3,7 +3,9 @@
 A timeline lists both players' turns in the order they started, each with the bomb clock and
 the strikes as last observed; selecting a turn (click, or the arrow keys / j k / Home End)
 shows what the player received, its raw output, the parsed action, the issues it was told
-about, the game's answer, and — for a Defuser turn — the images:
+about, the game's answer, a model turn's whole request (its transcript: system prompt, the
+manual, the history and the newest turn with its images; each message once on the page), and
+— for a Defuser turn — the images:
 
 - a model Defuser: exactly the images its request carried (the record keeps them by hash);
 - a scripted Defuser (it is sent no image): the newest frame with the marks it acted on,
@@ -25,7 +27,7 @@ from PIL import Image
 
 from gptnt.analysis._load import RecordedEpisode
 from gptnt.protocol import encode_png
-from gptnt.records import TurnEvent, frame_path, usd
+from gptnt.records import TurnEvent, frame_path, read_message, requests, usd
 from gptnt.vision import build_marks
 
 _PAGE = """<!DOCTYPE html>
@@ -46,6 +48,12 @@ figure {{ display: inline-block; margin: 0 1em 1em 0; vertical-align: top; }}
 figure img {{ width: 380px; max-width: 100%; border: 1px solid #999; }}
 figcaption {{ font-size: 12px; max-width: 380px; }}
 .warn {{ color: #a60; }} .err {{ color: #b00; }}
+.transcript .message {{ border-left: 3px solid #ccc; margin: 0.5em 0; padding-left: 0.6em; }}
+.transcript .message[data-role="assistant"] {{ border-color: #6a6; }}
+.transcript .message[data-role="system"] {{ border-color: #999; }}
+.transcript .message.newest {{ border-color: #c80; }}
+.transcript img.sent {{ width: 300px; border: 1px solid #999; display: block; margin: 0.3em 0; }}
+.missing {{ color: #666; font-size: 12px; }}
 </style></head>
 <body>
 <ol id="timeline" data-turns="{turn_count}">{items}</ol>
@@ -55,9 +63,11 @@ figcaption {{ font-size: 12px; max-width: 380px; }}
 <section id="turn" aria-live="polite"></section>
 </main>
 <script type="application/json" id="data">{data}</script>
+<script type="application/json" id="messages">{messages}</script>
 <script>
 "use strict";
 const turns = JSON.parse(document.getElementById("data").textContent);
+const messages = JSON.parse(document.getElementById("messages").textContent);
 const items = Array.from(document.querySelectorAll("#timeline li"));
 const pane = document.getElementById("turn");
 let current = -1;
@@ -94,7 +104,29 @@ function show(i) {{
   if (t.errors.length) add("Errors (the turn was skipped or refused)", t.errors.join("\\n"), "err");
   add("Result", t.result === null ? "(no game interaction)" : t.result);
   add("Call", t.call);
+  if (t.request.length) transcript(t.request);
   history.replaceState(null, "", "#t=" + i);
+}}
+function transcript(request) {{
+  const box = el("section", undefined, "transcript");
+  box.append(el("h3", `Transcript: the whole request, ${{request.length}} messages`));
+  request.forEach((index, n) => {{
+    const m = messages[index];
+    const newest = n === request.length - 1;
+    const part = el("details", undefined, "message" + (newest ? " newest" : ""));
+    part.dataset.role = m.role;
+    part.open = newest || m.label === "reply";
+    const title = newest ? "this turn (user)" : m.label;
+    part.append(el("summary", `${{n}}: ${{title}} — ${{m.size}}`));
+    for (const p of m.parts) {{
+      if (p.text !== undefined) part.append(el("pre", p.text));
+      else if (p.src) {{ const pic = el("img", undefined, "sent"); pic.src = p.src; pic.alt = p.hash; part.append(pic); }}
+      else if (p.hash) part.append(el("p", `image ${{p.hash}}: ${{p.missing}}`, "missing"));
+      else part.append(el("p", "(cache point)", "missing"));
+    }}
+    box.append(part);
+  }});
+  pane.append(box);
 }}
 items.forEach((item, i) => item.addEventListener("click", () => show(i)));
 document.addEventListener("keydown", (event) => {{
@@ -126,6 +158,7 @@ def write_episode_page(episode: RecordedEpisode, page: Path, report_href: str) -
     assets.mkdir(parents=True)
     turns = sorted(episode.turns, key=lambda t: (t.started_at, t.role != "defuser"))
     data, items = [], []
+    transcripts = _Transcripts(episode, assets)
     clock_now: float | None = None
     strikes_now = 0
     previous: str | None = None  # newest frame of the previous Defuser turn
@@ -151,6 +184,7 @@ def write_episode_page(episode: RecordedEpisode, page: Path, report_href: str) -
             "call": (f"latency {t.latency_s:.3f} s; tokens in {t.tokens.input}, out "
                      f"{t.tokens.output}, cache read {t.tokens.cache_read}, cache write "
                      f"{t.tokens.cache_write}; cost {usd(t.cost_usd, digits=6)}"),
+            "request": transcripts.of(t),
         })  # fmt: skip
     s = episode.summary
     outcome = (
@@ -168,7 +202,7 @@ def write_episode_page(episode: RecordedEpisode, page: Path, report_href: str) -
     page.write_text(
         _PAGE.format(title=escape(f"Episode {episode.episode_id}"), about=about,
                      items="".join(items), turn_count=len(turns), data=payload,
-                     report=escape(report_href)),
+                     messages=embed_json(transcripts.messages), report=escape(report_href)),
         encoding="utf-8",
     )  # fmt: skip
     return len(turns)
@@ -184,6 +218,52 @@ def embed_json(value: object) -> str:
     element; JSON reads ``\\u003c`` back as ``<``."""
     text = json.dumps(value, ensure_ascii=False)
     return text.translate(_UNSAFE_IN_SCRIPT)
+
+
+class _Transcripts:
+    """Each model turn's whole request as indices into one list of its episode's messages
+    (each message once on the page, as in the records), their images copied next to it."""
+
+    def __init__(self, episode: RecordedEpisode, assets: Path) -> None:
+        self._episode, self._assets = episode, assets
+        self._whole = requests(episode.turns)
+        self._index: dict[str, int] = {}
+        self.messages: list[dict[str, object]] = []
+
+    def of(self, t: TurnEvent) -> list[int]:
+        return [self._add(h) for h in self._whole.get((t.role, t.turn), [])]
+
+    def _add(self, digest: str) -> int:
+        if digest in self._index:
+            return self._index[digest]
+        stored = read_message(self._episode.dir, digest)
+        parts: list[dict[str, str]] = []
+        images = kept = 0
+        for p in stored.parts if stored else []:
+            if p.text is not None:
+                parts.append({"text": p.text})
+            elif p.image is not None:
+                images += 1
+                if frame_path(self._episode.dir, p.image).exists():
+                    kept += 1
+                    parts.append({"hash": p.image[:16],
+                                  "src": _copy(self._episode.dir, p.image, self._assets)})  # fmt: skip
+                else:
+                    parts.append({"hash": p.image[:16], "missing": "a manual page's image, "
+                                  "named by hash and not copied into the records"})  # fmt: skip
+            else:
+                parts.append({})
+        role = stored.role if stored else "user"
+        label = {"system": "system prompt", "assistant": "reply"}.get(role, "user")
+        if images > kept:
+            label = "the manual (pinned)"
+        chars = sum(len(p.get("text", "")) for p in parts)
+        size = f"{chars:,} characters" + (f", {images} images" if images else "")
+        if stored is None:
+            parts, size = [{"text": "(message file missing)"}], "missing"
+        self._index[digest] = len(self.messages)
+        self.messages.append({"role": role, "label": label, "size": size, "parts": parts})
+        return self._index[digest]
 
 
 def _action_text(t: TurnEvent) -> str:

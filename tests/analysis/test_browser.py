@@ -113,3 +113,55 @@ def test_script_like_model_text_cannot_break_the_viewer(run_dir: Path, tmp_path:
             assert shown == turn.raw_output  # the payload arrives as text, whole
         assert v.evaluate("() => typeof x") == "undefined"  # nothing of it ran
         assert viewer.errors == []
+
+
+def test_a_model_turn_shows_its_whole_transcript(run_dir: Path, report_dir: Path) -> None:
+    """The viewer shows what a model was sent, whole: the system prompt, the Expert's manual,
+    the history with the model's own earlier replies, and the newest turn with its images."""
+    from gptnt.records import read_message, requests
+
+    run = load_run(run_dir)
+    model = next(e for e in run.episodes if "fake-defuser" in e.key)
+    turns = sorted(model.turns, key=lambda t: (t.started_at, t.role != "defuser"))
+    whole = requests(model.turns)
+    assert whole, "the committed model episode has no transcripts (record schema 4)"
+    page = report_dir / "episodes" / run.name / f"{model.episode_id}.html"
+    with browser() as context:
+        viewer = visit(context, page)
+        v = viewer.page
+        for role in ("defuser", "expert"):
+            i = max(i for i, t in enumerate(turns) if t.role == role and t.request)
+            t = turns[i]
+            v.keyboard.press("Home")
+            for _ in range(i):
+                v.keyboard.press("ArrowDown")
+            assert v.locator("#turn").get_attribute("data-index") == str(i)
+            sent = [read_message(model.dir, h) for h in whole[(role, t.turn)]]
+            shown = v.locator("#turn .transcript details.message")
+            assert shown.count() == len(sent) > 2
+            assert [shown.nth(n).get_attribute("data-role") for n in range(len(sent))] == [
+                m.role
+                for m in sent  # type: ignore[union-attr]
+            ]
+            system = shown.nth(0).locator("pre").first.text_content()
+            assert system == sent[0].parts[0].text  # type: ignore[union-attr]
+            # The model's own replies are in its history, word for word.
+            replies = [x.raw_output for x in model.turns if x.role == role and x.turn < t.turn]
+            history = [shown.nth(n).locator("pre").first.text_content()
+                       for n in range(len(sent)) if sent[n].role == "assistant"]  # type: ignore[union-attr]  # fmt: skip
+            assert history and history == replies[-len(history) :]
+            newest = shown.nth(len(sent) - 1)
+            assert "newest" in (newest.get_attribute("class") or "")
+            pictures = newest.locator("img.sent")
+            assert pictures.count() == len(t.shown)
+            if role == "defuser":
+                assert pictures.count() > 0
+                v.wait_for_function("() => Array.from(document.images).every(i => i.complete)")
+                assert pictures.nth(pictures.count() - 1).evaluate("i => i.naturalWidth") == 640
+            else:
+                manual = shown.nth(1)
+                assert "manual" in (manual.locator("summary").text_content() or "")
+                assert manual.locator("p.missing").count() > 10  # the page images, by hash
+                assert "Wires" in (manual.text_content() or "")
+            assert "unknown" in (v.locator("#turn").text_content() or "")  # no price: not $0
+        assert viewer.errors == []

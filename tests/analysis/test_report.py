@@ -51,7 +51,9 @@ def test_every_table_has_rows_and_every_estimate_its_interval_and_n(report_dir: 
             for low in lows:
                 stem = low.removesuffix("_ci_low")
                 assert f"{stem}_n" in row
-                if row[stem] and int(row[f"{stem}_n"]) > 1:
+                if row[stem] == "unknown":  # an unpriced cost: no number, no interval
+                    assert row[f"{stem}_n"] == row[low] == ""
+                elif row[stem] and int(row[f"{stem}_n"]) > 1:
                     assert float(row[low]) <= float(row[stem]) <= float(row[f"{stem}_ci_high"])
 
 
@@ -191,11 +193,13 @@ def test_exports_carry_every_condition_and_group_by_rule_seed_and_time_factor(
         for path in (episodes, turns):
             assert path.stat().st_mode & 0o044 == 0o044, oct(path.stat().st_mode)  # not 0600
         grouped = duckdb.sql(
-            f"select rule_seed, time_factor, coalesce(suite, '-'), count(*), "
+            f"select rule_seed, time_factor, count(*), "
             f"count(*) filter (where outcome = 'solved') from '{episodes}' "
             "group by all order by 1"
         ).fetchall()
-        assert grouped == [(1, 1.0, "-", 5, 3), (1764, 2.0, "contamination", 5, 3)], fmt
+        assert grouped == [(1, 1.0, 5, 3), (1764, 2.0, 5, 3)], fmt
+        suites = duckdb.sql(f"select distinct suite from '{episodes}' where rule_seed = 1764")
+        assert suites.fetchall() == [("contamination",)]
         by_turn = duckdb.sql(
             f"select rule_seed, time_factor, count(*) from '{turns}' group by all order by 1"
         ).fetchall()
