@@ -49,6 +49,7 @@ _COMMAND_MODULES = [
     "ruleseed",
     "sim",
     "run",
+    "replay",
     "suite",
     "report",
     "baseline",

@@ -17,6 +17,8 @@ One ``decide`` is one turn, in GPTNT's order (with its defects fixed):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
@@ -49,6 +51,9 @@ from gptnt.protocol import Mode
 
 REPHRASE_REQUEST = "Sorry, that message did not come through. Could you put it differently?"
 """Sent to the partner, as if from this player, when a provider refused the partner's content."""
+
+UNREACHABLE = "the model could not be reached"
+"""What the model is told of a call the provider failed (never the provider's message)."""
 
 _PARTNER_NAME: dict[Seat, str] = {"defuser": "Expert", "expert": "Defuser"}
 
@@ -93,7 +98,10 @@ class ModelPolicy:
         )
         self._previous: np.ndarray | None = None
 
-    async def decide(self, turn: TurnInput) -> Decision:
+    async def decide(self, turn: TurnInput, *, given: Given | None = None) -> Decision:
+        """One turn; ``given``: its output is fixed (a restored or replaced turn of a
+        counterfactual replay) and the model is not called, while the conversation grows
+        exactly as if it had answered so."""
         messages = None
         if self.seat in TALKERS:
             messages = [PartnerMessage(_PARTNER_NAME[self.seat], m) for m in turn.messages]
@@ -111,15 +119,12 @@ class ModelPolicy:
             attachments = seen.attachments
             self._previous = seen.newest
         request = self.conversation.request(text, attachments)
+        if given is not None:
+            return self._given(given, attachments)
         reply = await self.backend.complete(request, deadline_s=self.call_s)
         call = reply.record
         if reply.failure == "content_filter":
-            # The refused content must not stay in context, or every later call is refused too.
-            self.conversation.drop()
-            action: Action = (
-                SendMessage(message=REPHRASE_REQUEST) if self.seat in TALKERS else DoNothing()
-            )
-            return Decision(action, "", call=call, shown=attachments, request=request)
+            return self._refused(attachments, call, request)
         if reply.failure == "provider_error":
             self.conversation.record(None)
             issue = Issue("provider_error", _failure_detail(call))
@@ -139,9 +144,44 @@ class ModelPolicy:
         return Decision(parsed.action, reply.text, issues, call=call, shown=attachments,
                         request=request)  # fmt: skip
 
+    def _refused(
+        self, shown: tuple[Attachment, ...], call: CallRecord | None, request: ChatRequest | None
+    ) -> Decision:
+        # The refused content must not stay in context, or every later call is refused too.
+        self.conversation.drop()
+        action: Action = (
+            SendMessage(message=REPHRASE_REQUEST) if self.seat in TALKERS else DoNothing()
+        )
+        return Decision(action, "", call=call, shown=shown, request=request)
+
+    def _given(self, given: Given, shown: tuple[Attachment, ...]) -> Decision:
+        """A fixed output, taken into the conversation as the model's own (``decide``); no
+        request was sent, so none is recorded."""
+        if given.outcome == "refused":
+            return self._refused(shown, None, None)
+        if given.outcome == "lost":
+            self.conversation.record(None)
+            issue = Issue("provider_error", UNREACHABLE)
+            return Decision(DoNothing(), "", (issue,), shown=shown)
+        self.conversation.record(given.text)
+        parsed = parse_output(
+            given.text, allowed=allowed_kinds(self.seat), method=self.interaction.method,
+            finish_reason="stop",
+        )  # fmt: skip
+        return Decision(parsed.action, given.text, parsed.issues, shown=shown)
+
+
+@dataclass(frozen=True)
+class Given:
+    """A turn's output fixed in advance instead of asked of the model: a recorded turn's
+    (``answered``, or the provider ``lost`` or ``refused`` the call) or a replacement."""
+
+    text: str
+    outcome: Literal["answered", "lost", "refused"] = "answered"
+
 
 def _failure_detail(call: CallRecord) -> str:
     """What the model is told about a failed call (never the provider's full message)."""
     if call.error and call.error.startswith(MALFORMED):
         return "its answer could not be read"
-    return "the model could not be reached"
+    return UNREACHABLE

@@ -159,6 +159,7 @@ class EpisodeStarted(_Record):
     at: float
     harness: Harness | None = None  # None in version 1 records
     parent: Parent | None = None  # a counterfactual replay's parent (v3)
+    session_id: str | None = None  # the sessionId /startmission got (the game's own draws, v3)
 
 
 class ShownImage(_Record):

@@ -14,7 +14,8 @@ from gptnt.services.manager._budget import Budget, TurnBudget, check_turns
 from gptnt.services.manager._episode import Episode, Interrupt, play_episode, player_infos
 from gptnt.services.manager._faults import ProviderWatch
 from gptnt.services.manager._queue import serve
-from gptnt.services.manager.api import EpisodeSettings, EpisodeSpec
+from gptnt.services.manager._replay import branch_spec, replay_episode
+from gptnt.services.manager.api import EpisodeSettings, EpisodeSpec, Fork
 
 __all__ = [
     "BASELINE_SIZE",
@@ -23,13 +24,16 @@ __all__ = [
     "Episode",
     "EpisodeSettings",
     "EpisodeSpec",
+    "Fork",
     "Interrupt",
     "ProviderWatch",
     "TurnBudget",
     "baseline_spec",
+    "branch_spec",
     "check_turns",
     "play_baseline",
     "play_episode",
     "player_infos",
+    "replay_episode",
     "serve",
 ]

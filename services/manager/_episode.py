@@ -47,11 +47,12 @@ from gptnt.services.bus import (
 )
 from gptnt.services.game import GameService
 from gptnt.services.game import api as game_api
+from gptnt.services.manager._branch import Branch
 from gptnt.services.manager._budget import GRACE_S, Budget
 from gptnt.services.manager._faults import ProviderWatch
 from gptnt.services.manager._launch import Handle, ProcessHandle, TaskHandle, service_module
 from gptnt.services.manager._warm import WarmHandle, warm_server
-from gptnt.services.manager.api import EpisodeSettings, EpisodeSpec
+from gptnt.services.manager.api import EpisodeSettings, EpisodeSpec, Fork
 from gptnt.services.player import PlayerService, PlayerServiceConfig
 from gptnt.services.player import api as player_api
 from pydantic import BaseModel, TypeAdapter
@@ -72,6 +73,7 @@ from gptnt.records import (
     Ledger,
     LedgerEntry,
     ModuleResult,
+    Parent,
     PlayerInfo,
     PlayerSettings,
     Status,
@@ -164,8 +166,10 @@ class Episode:
         on_turn: OnTurn | None = None,
         mission: Mission | None = None,
         interrupt: Interrupt | None = None,
+        fork: Fork | None = None,
     ) -> None:
         self.spec = spec
+        self.fork = fork
         self.settings = settings
         self.mission = _scaled(mission or get_mission(spec.mission_id), spec.time_factor)
         self.keys = GameKeys(uuid.uuid4().hex[:12])
@@ -183,6 +187,11 @@ class Episode:
         self._cost: float | None = 0.0  # None once a model call had no price
         self.png_bytes: list[int] = []  # per Defuser turn (benchmark)
         self.turn_wall_s: dict[str, list[float]] = {"defuser": [], "expert": []}
+        self._branch = Branch(fork) if fork is not None else None
+        # A branch's game is started with its parent's session id: the game seeds its own
+        # draws with it (lottery, /random), so the replay draws what the parent drew.
+        parent_session = self._branch.started.session_id if self._branch else None
+        self._session = parent_session or self.keys.game_id
 
     # ------------------------------------------------------------------ entry
 
@@ -207,7 +216,7 @@ class Episode:
                 episode_id=self.dir.name, mission_id=self.mission.id, mode=self.spec.mode,
                 players=players, mission=self.mission.config.model_dump_json(by_alias=True),
                 rule_seed=self.spec.rule_seed, conditions=self._conditions(), at=started,
-                harness=harness(),
+                harness=harness(), parent=self._parent, session_id=self._session,
             )
         )  # fmt: skip
         limit = self.budget.episode_s
@@ -281,6 +290,10 @@ class Episode:
             watch.result()  # raises the watchdog's EpisodeError
         raise EpisodeError("the watchdog stopped without a reason")
 
+    @property
+    def _parent(self) -> Parent | None:
+        return self._branch.parent(self.dir.parent.parent) if self._branch else None
+
     def _conditions(self) -> Conditions:
         return self.spec.conditions(self.mission.config.time_limit)
 
@@ -321,6 +334,7 @@ class Episode:
             step_seconds=self._step_seconds, episode_dir=self.dir,
             game_call_s=self.settings.game_call_s, clock=self._clock,
             call_s=self.budget.turn(choice.role).call_s,
+            restore=self._branch.restore(choice.role) if self._branch else None,
         )  # fmt: skip
 
     @property
@@ -459,7 +473,7 @@ class Episode:
         self._events = EventStream(self._admin, self.keys, TypeAdapter(game_api.GameEvent))
         await self._wait_ready(("game",))
         config = self.mission.config.model_copy(
-            update={"session_id": self.keys.game_id, "rule_seed": self.spec.rule_seed}
+            update={"session_id": self._session, "rule_seed": self.spec.rule_seed}
         )
         # Startup pause #1: the mission is loaded, the clock stopped in the dark.
         await self._game(
@@ -512,6 +526,8 @@ class Episode:
         )
         self._cost = add_costs((self._cost, reply.event.cost_usd))
         self._writer.append(reply.event)
+        if self._branch is not None:  # a restored turn must be its parent's, exactly
+            self._branch.check(reply.event)
         if self._on_turn is not None:
             self._on_turn(self.spec, reply.event)
         down = self._providers.see(role, reply.event.failed_call)
@@ -628,8 +644,8 @@ class Episode:
             strikes=len(final.strikes) if final else 0, time_limit=limit,
             game_time_used=None if remaining is None else limit - remaining,
             turns=dict(self._turns), messages=dict(self._messages), tokens=self._tokens,
-            cost_usd=self._cost, conditions=self._conditions(), started_at=started,
-            ended_at=ended,
+            cost_usd=self._cost, conditions=self._conditions(), parent=self._parent,
+            started_at=started, ended_at=ended,
         )  # fmt: skip
 
 
@@ -677,11 +693,14 @@ async def play_attempt(
     on_turn: OnTurn | None = None,
     park_after: int | None = None,
     interrupt: Interrupt | None = None,
+    fork: Fork | None = None,
 ) -> tuple[Summary, LedgerEntry]:
-    """``play_episode``, also returning the ledger line it added (a queue worker reports it)."""
+    """``play_episode``, also returning the ledger line it added (a queue worker reports it);
+    ``fork``: the episode is a counterfactual replay's branch (``gptnt.services.manager.replay``)."""
     episode = Episode(
-        spec, settings, admin_url=admin_url, run_dir=run_dir, on_turn=on_turn, interrupt=interrupt
-    )
+        spec, settings, admin_url=admin_url, run_dir=run_dir, on_turn=on_turn,
+        interrupt=interrupt, fork=fork,
+    )  # fmt: skip
     summary = await episode.run()
     ledger = Ledger(run_dir)
     status: Status = "finished"

@@ -7,7 +7,7 @@ these models (from the CLI, or from the suite's episode queue as JSON).
 from __future__ import annotations
 
 import re
-from pathlib import PurePath
+from pathlib import Path, PurePath
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -117,6 +117,17 @@ def player_slug(ref: str) -> str:
     if ref.endswith((".yaml", ".yml")):
         ref = PurePath(ref).stem
     return re.sub(r"[^A-Za-z0-9_.-]", "_", ref)
+
+
+class Fork(BaseModel):
+    """A counterfactual replay: the branch restores the parent's first ``turn`` turns (in
+    record order) and plays on, its turn ``turn`` replaced by ``message`` if given."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    parent: Path  # the parent's episode directory
+    turn: int = Field(ge=0)
+    message: str | None = Field(default=None, min_length=1)
 
 
 class EpisodeSettings(TimingConfig):

@@ -19,6 +19,7 @@ from gptnt.services.game import api as game_api
 from gptnt.services.player import api
 
 from gptnt.errors import RemoteError
+from gptnt.players.replay import Restoring
 from gptnt.players.seats import build_policy
 from gptnt.players.turn import Player, Sight, Transport, play_turn
 from gptnt.protocol import GameAction, Role
@@ -38,6 +39,9 @@ class PlayerService:
             config.seat, mode=config.mode, seed=config.seed, step_seconds=config.step_seconds,
             call_s=config.call_s,
         )  # fmt: skip
+        if config.restore is not None:  # a counterfactual replay's branch
+            restore = config.restore
+            policy = Restoring(policy, restore.recorded(role), restore.message)
         self.role = role
         self._redis = redis
         self._keys = keys

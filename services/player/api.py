@@ -9,11 +9,29 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from gptnt.players.clock import VirtualClock
 from gptnt.players.seats import SeatChoice
-from gptnt.protocol import Mode
-from gptnt.records import TurnEvent
+from gptnt.protocol import Mode, Role
+from gptnt.records import TurnEvent, read_events
 
 TURN = "turn"
 STOP = "stop"
+
+
+class Restore(BaseModel):
+    """What a seat of a counterfactual replay restores (``gptnt.players.replay``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    parent: Path
+    """The parent's episode directory (its ``events.jsonl`` has the turns)."""
+    turns: int = Field(ge=0)
+    """How many of this seat's turns come from the parent before it plays on."""
+    message: str | None = None
+    """The message that replaces this seat's first new turn, if the fork is its turn."""
+
+    def recorded(self, role: Role) -> list[TurnEvent]:
+        """This seat's turns to restore, in order."""
+        turns = [e for e in read_events(self.parent) if isinstance(e, TurnEvent) and e.role == role]
+        return turns[: self.turns]
 
 
 class PlayerServiceConfig(BaseModel):
@@ -40,6 +58,8 @@ class PlayerServiceConfig(BaseModel):
     """Wall seconds one model call may take, its retries and waits included (the episode's
     ``Budget``: the turn's deadline less the turn's other waits); ``None`` for a scripted
     player."""
+    restore: Restore | None = None
+    """A counterfactual replay's branch: the turns of this seat to restore from the parent."""
 
 
 class TurnRequest(BaseModel):

@@ -168,6 +168,11 @@ ROWS = [
     Row("recording with a 300 MB member", ("bomb.zip",),
         ("member 'bodies/00000' is 300 MiB uncompressed, over the 64 MiB a member may hold",),
         built={"bomb.zip": hostile_inputs.zip_bomb}, command=("stub", "serve")),
+    Row("virtual clock in sync", ("--clock", "virtual"),
+        ("--clock virtual: the virtual clock times async play", "add --mode async")),
+    Row("latency on the wall clock", ("--latency", "fixed:5"),
+        ("--latency: a latency model needs --clock virtual",)),
+    Row("unknown clock", ("--clock", "lunar"), ("--clock 'lunar': use wall or virtual",)),
 ]  # fmt: skip
 
 
@@ -309,3 +314,29 @@ def test_suite_run_is_checked_before_anything_starts(tmp_path: Path) -> None:
     )
     assert "start it, or leave --redis-url out" in lines[0]
     assert not (tmp_path / "runs").exists()
+
+
+def test_replay_is_checked_before_anything_starts(tmp_path: Path) -> None:
+    """A directory with no episode record, and a turn past the episode's end: exit 2, one line."""
+    if not GPTNT.exists():
+        pytest.skip(f"console script {GPTNT} not installed")
+    episode = tmp_path / "episodes" / "x-a1"
+    episode.mkdir(parents=True)
+    nothing = subprocess.run(
+        [str(GPTNT), "replay", str(episode), "--from-turn", "3"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert nothing.returncode == 2 and "Traceback" not in nothing.stderr
+    assert "no events.jsonl; give an episode directory" in nothing.stderr
+    started = (
+        '{"kind":"episode_started","episode_id":"x-a1","mission_id":"3","mode":"sync",'
+        '"players":[],"mission":"{}","at":1.0}\n'
+    )
+    (episode / "events.jsonl").write_text(started)
+    past = subprocess.run(
+        [str(GPTNT), "replay", str(episode), "--from-turn", "3"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert past.returncode == 2, past.stderr
+    assert "--from-turn 3: the episode has 0 turns (0 to 0)" in past.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["episodes"]  # no ledger, no branch

@@ -1,0 +1,117 @@
+"""``gptnt replay``: a recorded episode restored to one of its turns and played on as a new
+episode linked to its parent (``gptnt.services.manager.replay_episode``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from gptnt.cli.config import ConfigFile
+from gptnt.cli.run import Game, LaunchOption, RedisUrl
+
+if TYPE_CHECKING:
+    from gptnt.records import Summary, TurnEvent
+    from gptnt.services.manager import EpisodeSpec
+
+REPLAY_SETTINGS = {"game": "game.backend", "launch": "bus.launch", "redis_url": "bus.redis_url"}
+
+
+def replay(
+    ctx: typer.Context,
+    episode: Annotated[
+        Path,
+        typer.Argument(
+            help="The parent's episode directory (RUN/episodes/KEY-aN), sync or --clock virtual."
+        ),
+    ],
+    from_turn: Annotated[
+        int,
+        typer.Option(
+            "--from-turn",
+            min=0,
+            help="The first turn played anew, counted from 0 over both players' turns in "
+            "record order (the viewer's numbering); the turns before it are restored.",
+        ),
+    ],
+    defuser: Annotated[
+        str | None,
+        typer.Option(
+            help="Who plays the Defuser from the fork on (as for `gptnt run`); "
+            "default the parent's."
+        ),
+    ] = None,
+    expert: Annotated[
+        str | None,
+        typer.Option(help="Who plays the Expert from the fork on; default the parent's."),
+    ] = None,
+    message: Annotated[
+        str | None,
+        typer.Option(help="Replace the output of turn --from-turn by sending this message."),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(help="Run directory that receives the branch; default the parent's run."),
+    ] = None,
+    game: Game = None,
+    redis_url: RedisUrl = None,
+    launch: LaunchOption = None,
+    quiet: Annotated[bool, typer.Option(help="No line per turn.")] = False,
+    config: ConfigFile = None,
+) -> None:
+    """Restore EPISODE to its turn --from-turn (the game rebuilt from its seed and recorded
+    actions, each player's turns and conversation from the records), optionally replace that
+    turn's output with --message, and play on as a new episode linked to its parent. Exit codes
+    as `gptnt run`; 2 for a bad episode, turn or message."""
+    import asyncio
+
+    from gptnt.cli.config import command_config
+    from gptnt.errors import ConfigError
+
+    if not (episode / "events.jsonl").is_file():
+        raise ConfigError(f"EPISODE {episode}: no events.jsonl; give an episode directory")
+    if message is not None and not message.strip():
+        raise ConfigError("--message: give the text to send")
+    cfg = command_config(ctx, REPLAY_SETTINGS, config).config
+    run_dir = out or episode.resolve().parent.parent
+
+    from gptnt.cli._console import make_console
+    from gptnt.cli.run import exit_on, result_table, turn_line
+    from gptnt.services.bus import redis_url as resolve_redis
+    from gptnt.services.manager import (
+        EpisodeSettings,
+        Fork,
+        Interrupt,
+        replay_episode,
+    )
+    from gptnt.services.manager._branch import Branch
+
+    fork = Fork(parent=episode, turn=from_turn, message=message)
+    Branch(fork)  # a bad turn or message fails before Redis or any service starts
+    settings = EpisodeSettings.from_config(cfg)
+    console = make_console()
+    console.print(f"replaying {episode.name} from turn {from_turn}; records in {run_dir}")
+
+    def on_turn(spec: EpisodeSpec, event: TurnEvent) -> None:
+        if not quiet:
+            mark = "[dim]restored[/dim] " if event.restored else ""
+            line = turn_line(spec, event)
+            console.print(mark + line, highlight=False, no_wrap=True, overflow="ellipsis")
+
+    async def play() -> Summary:
+        interrupt = Interrupt()
+        interrupt.install()
+        return await replay_episode(
+            fork, settings, admin_url=url, run_dir=run_dir, defuser=defuser, expert=expert,
+            on_turn=on_turn, interrupt=interrupt,
+        )  # fmt: skip
+
+    with resolve_redis(cfg.bus.redis_url) as url:
+        summary = asyncio.run(play())
+    console.print(result_table([summary]))
+    exit_on(summary.outcome, summary.reason)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("replay")(replay)

@@ -1,0 +1,71 @@
+"""Counterfactual replay (``gptnt replay``): a recorded episode restored to its turn K and
+played on as a new episode linked to its parent (``_branch``: what is restored and checked)."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from gptnt.services.manager._branch import Branch
+from gptnt.services.manager._episode import Interrupt, OnTurn, play_attempt
+from gptnt.services.manager.api import EpisodeSettings, EpisodeSpec, Fork
+
+from gptnt.errors import ConfigError
+from gptnt.records import Ledger, Summary
+
+
+def branch_spec(
+    branch: Branch, run_dir: Path, *, defuser: str | None = None, expert: str | None = None
+) -> EpisodeSpec:
+    """The branch's episode: the parent's mission, mode, clock, seeds and conditions, its
+    players unless replaced, under its own key (parent key, fork turn, a digest of the message)
+    and the next free attempt of that key in ``run_dir``."""
+    started, conditions = branch.started, branch.started.conditions
+    if conditions is None:
+        raise ConfigError(f"EPISODE {branch.fork.parent}: a version 1 record has no conditions")
+    if conditions.solo:
+        if expert is not None:
+            raise ConfigError("--expert: the parent is a solo episode; it has no Expert")
+        parent_defuser, parent_expert = conditions.pairing.removeprefix("solo:"), "oracle"
+    else:
+        parent_defuser, slash, parent_expert = conditions.pairing.partition("/")
+        if (not slash or "/" in parent_expert) and (defuser is None or expert is None):
+            raise ConfigError(
+                f"EPISODE: the pairing {conditions.pairing!r} does not split into two "
+                "players; name both with --defuser and --expert"
+            )
+    spec = EpisodeSpec.make(
+        started.mission_id, started.mode, defuser or parent_defuser, expert or parent_expert,
+        repeat=conditions.repeat, seed=conditions.seed, solo=conditions.solo,
+        no_manual=conditions.no_manual, manual=conditions.manual, rule_seed=started.rule_seed,
+        time_factor=conditions.time_factor, suite=conditions.suite, clock=conditions.clock,
+        latency=conditions.latency,
+    )  # fmt: skip
+    message = branch.fork.message
+    digest = f".m{hashlib.sha256(message.encode()).hexdigest()[:8]}" if message else ""
+    key = f"{spec.key}.fork{branch.fork.turn}{digest}"
+    attempts = [e.attempt for e in Ledger(run_dir).entries() if e.episode_key == key]
+    return spec.model_copy(update={"key": key, "attempt": max(attempts, default=0) + 1})
+
+
+async def replay_episode(
+    fork: Fork,
+    settings: EpisodeSettings,
+    *,
+    admin_url: str,
+    run_dir: Path,
+    defuser: str | None = None,
+    expert: str | None = None,
+    on_turn: OnTurn | None = None,
+    interrupt: Interrupt | None = None,
+) -> Summary:
+    """Play ``fork``'s branch into ``run_dir`` (its ledger gets the line) and return its
+    summary; a bad fork or player fails with ``ConfigError`` before anything starts."""
+    branch = Branch(fork)
+    spec = branch_spec(branch, run_dir, defuser=defuser, expert=expert)
+    spec.lineup()  # an unknown player fails here
+    summary, _ = await play_attempt(
+        spec, settings, admin_url=admin_url, run_dir=run_dir, on_turn=on_turn,
+        interrupt=interrupt, fork=fork,
+    )  # fmt: skip
+    return summary
