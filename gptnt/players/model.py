@@ -28,6 +28,7 @@ from gptnt.players.backends import MALFORMED, CallRecord, ModelBackend
 from gptnt.players.config import PlayerConfig
 from gptnt.players.conversation import (
     Attachment,
+    ChatRequest,
     Conversation,
     PageLike,
     PartnerMessage,

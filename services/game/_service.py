@@ -42,13 +42,15 @@ from pydantic import TypeAdapter
 
 from gptnt.config import GameConfig
 from gptnt.errors import BusError, GptntError, ProtocolError
-from gptnt.protocol import BombState, Lifecycle, MissionConfig, kind_spec
+from gptnt.protocol import MOD_STEP_TIMEOUT_MS, BombState, Lifecycle, MissionConfig, kind_spec
 from gptnt.protocol.client import FAST_FORWARD, GameClient
 
 log = logging.getLogger(__name__)
 
 _OVER_LIFECYCLES = (Lifecycle.POST_GAME, Lifecycle.TRANSITIONING)
-_FAST_POLL_S = 0.02  # while waiting for a lifecycle change the manager is blocked on
+_FAST_POLL_S = 0.02
+ADVANCE_STEP_MS = MOD_STEP_TIMEOUT_MS // 2
+"""The longest ``/timestep`` of a virtual-clock advance: well inside the mod's 10 s."""  # while waiting for a lifecycle change the manager is blocked on
 
 
 class GameService:
@@ -72,6 +74,7 @@ class GameService:
         self._over_sent = False
         self._paused = False  # time scale 0 (or /timestep's own pause after it)
         self._changes = 0  # calls made that can change the game
+        self._played = 0.0  # virtual clock: game seconds stepped since lights-on (``advance``)
         self._still: tuple[Lifecycle, BombState] | None = None
         """The lifecycle and state read while paused since the last change (module doc)."""
 
@@ -159,6 +162,7 @@ class GameService:
             await self._reach(Lifecycle.LIGHTS_ON)
             await self.client.set_time_scale(0)
         self._started = True
+        self._played = 0.0
         self._changing(paused=True)
         return await self.status()
 
@@ -180,25 +184,28 @@ class GameService:
         return await self.status()
 
     async def advance(self, request: api.AdvanceRequest) -> api.Status:
-        """Virtual clock: step the paused game to ``request.to`` game seconds into play. The
-        step is measured from the bomb's own clock, so a ``/timestep`` that ran on to let a
-        module emerge is not counted twice; the mission's step unit is restored after it."""
+        """Virtual clock: step the paused game to ``request.to`` game seconds into play, in
+        ``/timestep`` steps of at most ``ADVANCE_STEP_MS`` (the mod times out a step of 10 s
+        or more), and set the mission's step unit back. Game time into play is what this
+        service stepped since lights-on, not the bomb's timer (which runs faster after a
+        strike); the few tenths a ``/timestep`` runs on while a module emerges are the game's
+        own, shown by the timer but not on the virtual clock."""
         mission = self._mission
         status = await self.status()
-        if mission is None or status.over or status.seconds_remaining is None:
+        if mission is None or status.over:
             return status
-        elapsed = mission.time_limit - status.seconds_remaining
-        ms = round((request.to - elapsed) * 1000)
-        if ms < 1:
-            return status
-        self._changing(paused=False)
-        await self.client.set_step_unit(ms)
-        try:
-            await self.client.timestep()
-        finally:
-            await self.client.set_step_unit(mission.time_step_size)
-        self._changing(paused=True)
-        return await self.status()
+        while not status.over and (ms := round((request.to - self._played) * 1000)) >= 1:
+            step = min(ms, ADVANCE_STEP_MS)
+            self._changing(paused=False)
+            await self.client.set_step_unit(step)
+            try:
+                await self.client.timestep()
+            finally:
+                await self.client.set_step_unit(mission.time_step_size)
+            self._played = round(self._played + step / 1000, 3)
+            self._changing(paused=True)
+            status = await self.status()
+        return status
 
     # ------------------------------------------------------------------ play
 

@@ -307,7 +307,8 @@ async def test_advance_steps_the_paused_game_to_a_game_time_and_keeps_the_step_u
     game: RpcClient, admin, keys
 ) -> None:
     """The virtual clock's steps: to 7.25 s into play, not past it when asked again, then an
-    action at 10 s is carried out after the game reached 10 s; sync's 3 s step is unchanged."""
+    action at 10 s is carried out after the game reached 10 s, a long advance is cut into
+    steps the mod takes; sync's 3 s step is unchanged after them."""
     start = await _started(game)
     limit = start.seconds_remaining
     assert limit is not None
@@ -323,8 +324,10 @@ async def test_advance_steps_the_paused_game_to_a_game_time_and_keeps_the_step_u
     flip = api.ActRequest(action=GameAction(action="flip"), at=10.0)
     reply = await defuser.call("game", api.ACT, flip, api.ActReply, timeout_s=10)
     assert reply.status.seconds_remaining == pytest.approx(limit - 10.0)
+    # 21.5 s at once: in steps the mod can take (it times out a /timestep of 10 s or more).
+    assert (await advance(31.5)).seconds_remaining == pytest.approx(limit - 31.5)
     stepped = await game.call("game", api.TIMESTEP, api.Empty(), api.Status, timeout_s=5)
-    assert stepped.seconds_remaining == pytest.approx(limit - 13.0)
+    assert stepped.seconds_remaining == pytest.approx(limit - 34.5)
     with pytest.raises(RemoteError) as err:  # only the manager drives the clock
         await defuser.call("game", api.ADVANCE, api.AdvanceRequest(to=20), api.Status, timeout_s=5)
     assert err.value.kind == "PermissionError"
