@@ -6,7 +6,11 @@ Prints medians of:
 - ``/buffer`` with 16 raw frames + mask (the harness's default call; 15.7 MB at 640×480);
 - ``/buffer?last=2&format=png`` (what an observation really needs);
 - one sync-mode round (``/timestep`` + ``/state``), and the speed it gives as game seconds per
-  wall second (aim: ≥ 100× real time).
+  wall second. The aim is 1,000× real time with the full scene on this 2-core machine, whose
+  idle ``/health`` round trip is ``IDLE_FLOOR_MS``; as the machine is shared, the verdict is
+  taken on the ratio to the same run's floor: 1,000× at the idle floor means a round of at most
+  ``STEP_SECONDS / 1000 / IDLE_FLOOR_MS`` floors. Frames are composed only when asked for, so a
+  round pays for reading the scene at each captured frame, not for its pixels.
 
 Each latency is also given as a ratio to the floor, so numbers from different machines compare.
 Without ``--url`` it starts ``gptnt sim serve`` on a free loopback port and stops it at the end.
@@ -42,6 +46,8 @@ MISSION = {
     "timeStepSize": "3000",
 }
 STEP_SECONDS = 3.0
+AIM = 1000.0  # game seconds per wall second
+IDLE_FLOOR_MS = 1.4  # /health round trip of this machine when idle (issue 27's measurement)
 
 
 @contextmanager
@@ -119,8 +125,14 @@ def run(url: str, rounds: int) -> None:
     for name, seconds in rows:
         print(f"{name:44s} {seconds * 1e3:9.2f} ms {seconds / floor:6.1f}× floor")
     speed = STEP_SECONDS / round_s
-    verdict = "meets" if speed >= 100 else "BELOW"
-    print(f"{'sync speed (game s per wall s)':44s} {speed:9.0f} ×    ({verdict} the 100× aim)")
+    allowed = STEP_SECONDS / AIM / (IDLE_FLOOR_MS / 1e3)  # floors per round at the aim
+    at_idle = STEP_SECONDS / (round_s / floor * IDLE_FLOOR_MS / 1e3)
+    verdict = "meets" if round_s / floor <= allowed else "BELOW"
+    print(f"{'sync speed (game s per wall s), this run':44s} {speed:9.0f} ×")
+    print(
+        f"{'sync speed at the idle floor':44s} {at_idle:9.0f} ×    ({verdict} the {AIM:.0f}× "
+        f"aim: a round of ≤ {allowed:.2f}× floor)"
+    )
 
 
 def main() -> None:

@@ -122,7 +122,9 @@ class _Mission:
     held: tuple[ModuleEngine, str] | None = None
     on_run: list[Callable[[], None]] = field(default_factory=list)  # when game time next runs
     scheduled: list[tuple[float, Callable[[], None]]] = field(default_factory=list)
-    ring: deque[np.ndarray] = field(default_factory=lambda: deque(maxlen=RING_SIZE))
+    ring: deque[Picture] = field(
+        default_factory=lambda: deque(maxlen=RING_SIZE)
+    )  # composed when asked for
     magic_order: list[ModuleEngine] = field(default_factory=list)
     magic_history: dict[int, list[object]] = field(default_factory=dict)
     magic_plan: dict[int, _MagicPlan] = field(default_factory=dict)
@@ -324,9 +326,10 @@ class Game:
         mission = self._mission
         if mission is None:
             return FrameSet([], None)
-        frames = list(mission.ring)
+        pictures = list(mission.ring)
         if last is not None:
-            frames = frames[-last:] if last > 0 else []
+            pictures = pictures[-last:] if last > 0 else []
+        frames = [picture.image for picture in pictures]  # composed only now, and only these
         mask = None
         if self._lifecycle is Lifecycle.LIGHTS_ON:
             picture = self._picture(mission)
@@ -499,7 +502,7 @@ class Game:
                 and self._capture_frames
                 and bomb.outcome is None
             ):
-                mission.ring.append(self._picture(mission).image)
+                mission.ring.append(self._picture(mission))
 
     def _first_lights_on(self, mission: _Mission) -> None:
         """The mod's delayed first-lights-on: LightsOn, /state, frame capture, bomb picked up."""

@@ -28,10 +28,10 @@ a copy of a cached base plus a few array pastes.
 
 from __future__ import annotations
 
+import functools
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -85,10 +85,15 @@ class Picture:
     objects than targets (``ModuleEngine.mask_objects``).
     """
 
-    image: np.ndarray  # (H, W, 3) uint8, top-down
+    draw: Callable[[], np.ndarray]  # composes ``image`` (from values read at render time)
     ids: np.ndarray  # (H, W) uint8, 0 = nothing
     targets: tuple[object, ...]
     objects: tuple[int, tuple[int, ...]] | None = None
+
+    @functools.cached_property
+    def image(self) -> np.ndarray:
+        """The RGB frame, (H, W, 3) uint8, top-down; composed on first use."""
+        return self.draw()
 
     def hit(self, x: int, y: int) -> object | None:
         """The target under pixel (x, y), or None."""
@@ -112,7 +117,7 @@ class Picture:
         return np.asarray(indexed.convert("RGB"))
 
 
-@lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=64)
 def hsv_palette(n: int) -> np.ndarray:
     """Row 0 black, row i + 1 the colour the mod gives object i of n: HSV(h, 1, 1) with h a
     32-bit float sum of i steps of 1/n (the mod adds 1/n per object), converted as the game's
@@ -183,6 +188,9 @@ class Compositor:
     # ---------------------------------------------------------------- views
 
     def _face(self, scene: Scene, on_front: bool) -> Picture:
+        """Everything the face's picture depends on is read now (module pictures from their
+        cache, LEDs, texts, the highlighted slot); the pixels are composed only when
+        ``Picture.image`` is first asked for (most captured frames never are)."""
         bomb, layout, focused = scene.bomb, self.layout, scene.focused
         modules = bomb.modules_on_face(on_front)
         timer_here = bomb.timer_slot.on_front == on_front
@@ -192,45 +200,38 @@ class Compositor:
             ("face", on_front, placement),
             lambda: self._face_layer(bomb, on_front, placement),
         )
-        frame = base.copy()
         ids = (
             self._static_layer(("face-ids", on_front), lambda: self._face_ids(modules, placement))
             if focused is None
-            else np.zeros(frame.shape[:2], np.uint8)
+            else np.zeros(base.shape[:2], np.uint8)
         )
+        parts: list[_Part] = []
         for engine in modules:
             box = layout.slot_box(engine.slot.index, placement)
             image, small_ids = self._module_picture(engine, scene.t, box[2] - box[0])
-            paste(frame, image, box[:2])
-            paint_led(frame, box, led_colour(engine, scene.t))
             cover = None if engine is focused else _cover(engine, box)
-            if cover is not None:
-                blend(frame, *cover)
+            parts.append((image, box, led_colour(engine, scene.t), cover))
             if engine is focused:
                 paste(ids, small_ids, box[:2])
+        timer = None
         if timer_slot is not None:
-            box = layout.slot_box(timer_slot, placement)
-            paste(
-                frame,
-                timer_module(
-                    box[2] - box[0],
-                    format_for(bomb, scene.t),
-                    min(len(bomb.strikes), 9),
-                    bomb.spec.max_strikes,
-                ),
-                box[:2],
+            timer = (
+                layout.slot_box(timer_slot, placement),
+                format_for(bomb, scene.t),
+                min(len(bomb.strikes), 9),
+                bomb.spec.max_strikes,
             )
-        _behind_bomb(
-            frame,
-            *alarm_clock(layout.width, layout.height, clock_text(bomb, scene.t)),
-            layout.casing(placement),
-        )
         hovered = self._under_cursor(scene, modules, placement)
-        if hovered is not None and hovered is not focused:
-            paint_highlight(frame, layout.slot_box(hovered.slot.index, placement))
+        highlight = (
+            layout.slot_box(hovered.slot.index, placement)
+            if hovered is not None and hovered is not focused
+            else None
+        )
+        room = (layout.width, layout.height, clock_text(bomb, scene.t), layout.casing(placement))
+        draw = functools.partial(_compose_face, base, tuple(parts), timer, room, highlight)
         if focused is None:
-            return Picture(frame, ids, tuple(modules))
-        return Picture(frame, ids, tuple(focused.elements()), focused.mask_objects())
+            return Picture(draw, ids, tuple(modules))
+        return Picture(draw, ids, tuple(focused.elements()), focused.mask_objects())
 
     def _face_ids(self, modules: list[ModuleEngine], placement: Placement) -> np.ndarray:
         """Zoomed out: module k + 1 over its slot and over any cover sticking out of it (covers
@@ -278,7 +279,7 @@ class Compositor:
             ("side", edge),
             lambda: side_view(self.layout, edge, bomb.widgets, bomb.widget_spots),  # type: ignore[arg-type]
         )
-        return Picture(base.copy(), np.zeros(base.shape[:2], np.uint8), ())
+        return Picture(base.copy, np.zeros(base.shape[:2], np.uint8), ())
 
     # ---------------------------------------------------------------- caches
 
@@ -308,6 +309,34 @@ class Compositor:
         if len(self._modules) > MODULE_CACHE_SIZE:
             self._modules.popitem(last=False)
         return image, ids
+
+
+_Part = tuple[np.ndarray, Box, "tuple[int, int, int]", "tuple[np.ndarray, tuple[int, int]] | None"]
+"""A module on the face: its picture, its slot, its LED colour, its cover (if any)."""
+
+
+def _compose_face(
+    base: np.ndarray,
+    parts: tuple[_Part, ...],
+    timer: tuple[Box, str, int, int] | None,
+    room: tuple[int, int, str, Box],
+    highlight: Box | None,
+) -> np.ndarray:
+    """The face's pixels from what ``Compositor._face`` read (no engine is looked at here)."""
+    frame = base.copy()
+    for image, box, led, cover in parts:
+        paste(frame, image, box[:2])
+        paint_led(frame, box, led)
+        if cover is not None:
+            blend(frame, *cover)
+    if timer is not None:
+        box, text, strikes, max_strikes = timer
+        paste(frame, timer_module(box[2] - box[0], text, strikes, max_strikes), box[:2])
+    width, height, clock, casing = room
+    _behind_bomb(frame, *alarm_clock(width, height, clock), casing)
+    if highlight is not None:
+        paint_highlight(frame, highlight)
+    return frame
 
 
 def _behind_bomb(frame: np.ndarray, picture: np.ndarray, box: Box, casing: Box) -> None:

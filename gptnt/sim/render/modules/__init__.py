@@ -7,6 +7,7 @@ imported lazily, on first use of their kind.
 
 from __future__ import annotations
 
+import functools
 import importlib
 from typing import cast
 
@@ -16,6 +17,7 @@ from gptnt.sim.render._view import ModuleDrawer
 __all__ = ["drawer_for"]
 
 
+@functools.cache
 def drawer_for(kind: str) -> ModuleDrawer:
     """The drawer module of a module kind (``Wires``, ``BigButton``, …)."""
     from gptnt.errors import SimulatorError
