@@ -159,7 +159,7 @@ def report(
     (Table 11), endings (Figure 6), failure stages and modes by team (Figure 4) and by family
     (Figure 13), perspective flags (Table 6); 95 % intervals and n on every rate.
 
-    Exit codes: 0 printed (and written), 1 a bad argument (one line naming it), 2 usage."""
+    Exit codes: 0 printed (and written), 2 a bad argument or usage (one line naming it)."""
 
     from rich.table import Table
 
@@ -210,7 +210,7 @@ def judge(
 
     Each pick is written into the episode's summary (``coded_by: judge:<model>``; the coder's
     guess stays in ``heuristic_mode``); a rerun judges only what is left. Exit codes: 0 every
-    such loss judged, 1 a bad argument, 2 usage, 3 some left unjudged (failed call or no mode
+    such loss judged, 2 a bad argument or usage, 3 some left unjudged (failed call or no mode
     in the reply: rerun)."""
     import asyncio
 
@@ -239,26 +239,21 @@ def judge(
 
 
 def variants_cmd() -> None:
-    """The 24 variants: family, subset, wires, cuts, manual, round budget."""
+    """The 24 variants: family, subset, wires, cuts, manual, round budget, and whether the
+    paper states the variant (paper, with where) or the design is ours."""
     from rich.table import Table
 
     from gptnt.cli._console import make_console
     from gptnt.sanzaru import variants
 
     table = Table(title="SANZARU variants")
-    for col in ("variant", "family", "subset", "wires", "cuts", "manual", "rounds", "note"):
+    for col in ("variant", "family", "subset", "wires", "cuts", "manual", "rounds", "source",
+                "note"):  # fmt: skip
         table.add_column(col)
     for v in variants().values():
-        table.add_row(
-            v.id,
-            v.family,
-            v.subset,
-            str(v.wires),
-            str(v.cuts or v.code),
-            v.manual,
-            str(v.rounds),
-            v.note,
-        )
+        source = f"paper: {v.basis}" if v.source == "paper" else "ours"
+        table.add_row(v.id, v.family, v.subset, str(v.wires), str(v.cuts or v.code), v.manual,
+                      str(v.rounds), source, v.note)  # fmt: skip
     make_console().print(table)
 
 

@@ -111,8 +111,12 @@ def mentions_symbol(text: str) -> bool:
 
 
 def proposes_code(text: str) -> bool:
-    """Does the text give gestures a meaning (a symbol named, a code word, an ``=``)?"""
-    return mentions_symbol(text) or "=" in text or bool(_CODE_WORDS & set(words(text)))
+    """Does the text give gestures a meaning: a code word or an ``=``, a glyph of the
+    alphabet, or a symbol's name beside a value (a name alone — "I'll check" — is not one)?"""
+    w = set(words(text))
+    if "=" in text or _CODE_WORDS & w or any(g in text for g in GLYPH.values()):
+        return True
+    return mentions_symbol(text) and bool(w & _COLOURS or any(x.isdigit() for x in w))
 
 
 def code_pairs(text: str) -> dict[str, str]:

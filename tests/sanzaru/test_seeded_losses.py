@@ -334,3 +334,17 @@ def test_a_glyph_said_aloud_reaches_nobody_as_a_glyph() -> None:
     ep.next_round()
     assert ep.deliveries("mute")[0].content == "The plate is …."
     assert glyph not in GLYPH.values()
+
+
+def test_a_code_is_proposed_only_by_giving_a_symbol_a_meaning() -> None:
+    from gptnt.sanzaru._coding import code_pairs, proposes_code
+
+    assert not proposes_code("I'll check the wires and repeat what I see.")
+    assert not proposes_code("The light is green.")
+    assert proposes_code("apple = 1") and proposes_code("Use Morse code.")
+    assert proposes_code("star for wire 2") and proposes_code("👍 is yes")
+    assert code_pairs("thumbs_up means wire 2, 3 = moon; 👎 is no") == {
+        GLYPH["thumbs_up"]: "2",
+        GLYPH["moon"]: "3",
+        GLYPH["thumbs_down"]: "no",
+    }
