@@ -66,7 +66,9 @@ def simulator(width: int, height: int) -> Iterator[str]:
                 break
             except httpx.TransportError:
                 if process.poll() is not None or time.monotonic() > end:
-                    raise SystemExit(f"gptnt sim serve did not start (exit {process.poll()})")
+                    raise SystemExit(
+                        f"gptnt sim serve did not start (exit {process.poll()})"
+                    ) from None
                 time.sleep(0.1)
         yield url
     finally:

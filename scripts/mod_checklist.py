@@ -29,6 +29,7 @@ does not answer.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import time
@@ -148,7 +149,7 @@ def check_state(checks: Checklist, bomb: BombState, raw: dict) -> None:
         try:
             steps = solve(module, edgework, rules, strikes=0)
             problem = None if steps else "no steps"
-        except Exception as error:  # noqa: BLE001 - any misread state is what this reports
+        except Exception as error:  # any misread state is what this reports
             problem = f"{type(error).__name__}: {error}"
         checks.check(
             f"{module.name}'s state is one the manual solves", problem is None, "steps", problem
@@ -237,10 +238,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: the game stopped answering as the protocol says: {error}", file=sys.stderr)
         return 2
     finally:
-        try:
+        with contextlib.suppress(httpx.HTTPError):
             game.get("/reset")
-        except httpx.HTTPError:
-            pass
     print(f"{checks.count - len(checks.failures)} of {checks.count} checks passed")
     return 1 if checks.failures else 0
 

@@ -120,7 +120,10 @@ def episode_index(episodes: Sequence[RecordedEpisode]) -> Table:
 def outcomes(episodes: Sequence[RecordedEpisode]) -> Table:
     """Tables 2–3: per mission, pairing and mode, the outcome icons with module bullets."""
     rows = []
-    key = lambda e: (e.mission_id, e.pairing, e.mode)
+
+    def key(e):
+        return (e.mission_id, e.pairing, e.mode)
+
     for (mission, pairing, mode), group in _group(episodes, key).items():
         icons = "  ".join(f"{ICONS.get(e.outcome, ICONS['crashed'])}{_bullets(e)}" for e in group)
         scored = [e for e in group if e.scored]
@@ -167,7 +170,10 @@ def module_types(episodes: Sequence[RecordedEpisode]) -> Table:
 def failure_split(episodes: Sequence[RecordedEpisode]) -> Table:
     """Appendix M: how the unsolved episodes ended (timeout or strikeout)."""
     rows = []
-    kind = lambda e: "single" if _single(e) else "multi"
+
+    def kind(e):
+        return "single" if _single(e) else "multi"
+
     for (pairing, mode, missions), group in _group(
         episodes, lambda e: (e.pairing, e.mode, kind(e))
     ).items():
@@ -220,7 +226,10 @@ def marginals(episodes: Sequence[RecordedEpisode]) -> Table:
     rows = []
     for role in ROLES:
         other = "expert" if role == "defuser" else "defuser"
-        key = lambda e, r=role: (getattr(e, r) + e.condition, e.mode)
+
+        def key(e, r=role):
+            return (getattr(e, r) + e.condition, e.mode)
+
         for (player, mode), group in _group(episodes, key).items():
             partners = len({getattr(e, other) for e in group})
             rows.append((player, role, mode, partners, _solved(group), _not_scored(group)))

@@ -221,7 +221,7 @@ class ModelBackend:
                     response = await _request(self._model, messages, self._settings, left)
             except TimeoutError:
                 failed = _Failure("provider_error", f"no answer within the call's {budget:g} s")
-            except Exception as err:  # noqa: BLE001 - every failure of the call is a reply
+            except Exception as err:  # every failure of the call is a reply
                 failed = _failure(err)
             else:
                 return self._replied(response, requested_at, start, tuple(statuses))

@@ -94,7 +94,7 @@ def parse_output(
     """
     try:
         return _Parse(scrub(text or ""), allowed, method, finish_reason == "length").run()
-    except Exception as err:  # noqa: BLE001 — the parser's promise: a bad output is feedback
+    except Exception as err:  # the parser's promise: a bad output is feedback
         # The last resort, never reached by the fuzz test: the detail names the bug.
         detail = f"internal {type(err).__name__}"
         return ParsedOutput(DoNothing(), None, (Issue("unparseable_action", detail),))

@@ -196,7 +196,7 @@ class _Record:
     def state_before(self, index: int) -> Bomb:
         """The bomb as it was at log entry ``index``: every correct act before it replayed."""
         state = generate(self.bomb.variant, self.bomb.seed)
-        for i, e in enumerate(self.log[:index]):
+        for _i, e in enumerate(self.log[:index]):
             if e["call"] != "act" or e["status"] != "acted" or e.get("op") == "touch":
                 continue
             p = e["position"]

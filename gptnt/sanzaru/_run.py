@@ -220,7 +220,7 @@ async def play(
                 if episode.outcome is not None:
                     break
             episode.next_round()
-    except Exception as err:  # noqa: BLE001 - a harness failure is recorded as crashed, not lost
+    except Exception as err:  # a harness failure is recorded as crashed, not lost
         error = f"{type(err).__name__}: {err}"
     events.append(SanzaruReferee(episode_id=key, log=episode.log, cuts=episode.cut_rounds))
     outcome: SummaryOutcome = "crashed" if error or episode.outcome is None else episode.outcome

@@ -221,7 +221,7 @@ def _config(ref: str, seat: Seat) -> PlayerConfig | None:
     """The model config of a player, ``None`` for a scripted one (``PlayerConfigError`` names
     a bad one). Like ``gptnt.players.seats`` but without reading the manual."""
     role = "expert" if seat == "expert" else "defuser"
-    if seat in SOLO_SEATS and ref in SCRIPTED_SOLO or ref in SCRIPTED_NAMES[role]:
+    if (seat in SOLO_SEATS and ref in SCRIPTED_SOLO) or ref in SCRIPTED_NAMES[role]:
         return None
     try:
         return load_player_config(ref)

@@ -116,7 +116,7 @@ class EmbeddedRedis:
             [executable, str(conf)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
-            preexec_fn=die_with_parent,  # noqa: PLW1509 (see die_with_parent)
+            preexec_fn=die_with_parent,  # see die_with_parent
             start_new_session=True,  # a Ctrl-C at the terminal reaches the CLI, not the bus
         )
         atexit.register(self.stop)
@@ -131,7 +131,7 @@ class EmbeddedRedis:
                 if self._proc.poll() is not None or time.monotonic() > deadline:
                     err = self._proc.stderr.read().decode() if self._proc.stderr else ""
                     self.stop()
-                    raise BusError(f"embedded redis-server did not start: {err.strip()}")
+                    raise BusError(f"embedded redis-server did not start: {err.strip()}") from None
                 time.sleep(0.05)
         client.close()
         # Redis has read its config and, with no persistence, never writes to its directory:

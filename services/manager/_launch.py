@@ -45,7 +45,7 @@ class ProcessHandle:
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
-                preexec_fn=die_with_parent,  # noqa: PLW1509 (see die_with_parent)
+                preexec_fn=die_with_parent,  # see die_with_parent
                 start_new_session=True,  # a Ctrl-C reaches the manager, which stops it cleanly
             )
 

@@ -146,7 +146,7 @@ def serve() -> None:
                             if isinstance(done.code, int)
                             else (0 if done.code is None else 1)
                         )
-                    except BaseException:  # noqa: BLE001 - report it in the log, exit non-zero
+                    except BaseException:  # report it in the log, exit non-zero
                         import traceback
 
                         traceback.print_exc()
@@ -173,7 +173,7 @@ class WarmServer:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=None,
-            preexec_fn=die_with_parent,  # noqa: PLW1509 (see die_with_parent)
+            preexec_fn=die_with_parent,  # see die_with_parent
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
         self._next = 0

@@ -127,7 +127,10 @@ async def test_a_rerun_asks_failed_calls_again_and_counts_unparsed_apart(
     server.replies = [(200, completion("<answer>A</answer>")), (500, b"down"),
                       (200, completion("no tags at all"))]  # fmt: skip
     told: list[tuple[int, int, int]] = []
-    on_start = lambda *a: told.append(a)
+
+    def on_start(*a):
+        return told.append(a)
+
     await run(dataset, tmp_path, ModelAnswerer(config), {}, limit=3, concurrency=1,
               on_start=on_start)  # fmt: skip
     (first,) = [r for r in report_rows(read_answers(tmp_path), "category") if r.group == "all"]

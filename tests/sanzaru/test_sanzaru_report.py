@@ -119,7 +119,7 @@ async def test_report_keeps_every_team_apart(server: FakeServer, tmp_path: Path)
     assert page.count("<table data-table=") == len(TABLES) and page.count("<svg") == 1
     assert not re.search(r'(src|href)="(https?:)?//', page)  # nothing fetched: works offline
 
-    shown = subprocess.run(  # noqa: ASYNC221 - the real binary, once, after the suites
+    shown = subprocess.run(  # the real binary, once, after the suites
         [GPTNT, "sanzaru", "report", str(run)], check=False, capture_output=True, text=True,
         timeout=60, env={"COLUMNS": "400", "PATH": ""},
     )  # fmt: skip

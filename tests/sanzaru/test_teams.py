@@ -90,7 +90,7 @@ async def test_a_model_suite_over_loopback_runs_and_is_reported(
     assert [s.episode_id for s in again] == [
         s.episode_id for s in summaries
     ]  # resumed, not replayed
-    shown = subprocess.run(  # noqa: ASYNC221 - the real binary, once, after the suite
+    shown = subprocess.run(  # the real binary, once, after the suite
         [GPTNT, "sanzaru", "report", str(tmp_path)],
         check=False,
         capture_output=True,

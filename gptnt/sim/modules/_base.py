@@ -80,9 +80,11 @@ class ModuleEngine(ABC):
 
     def release(self, element: str, t: float) -> None:
         """The Defuser let go of ``element``. Most modules ignore it."""
+        return None
 
     def advance(self, t: float) -> None:
         """Game time moved on to ``t``: run time-driven behaviour (stage timers, animations)."""
+        return None
 
     def emerging(self, t: float) -> bool:
         """True while a stage animation runs (input ignored; ``/timestep`` waits for it)."""

@@ -81,13 +81,13 @@ def _fit_text(
     size = max(6, int((y1 - y0) * 0.9))
     while size > 6:
         f = font(size, bold=bold, mono=mono)
-        l, t, r, b = draw.textbbox((0, 0), text, font=f)
-        if r - l <= x1 - x0 and b - t <= y1 - y0:
+        left, t, r, b = draw.textbbox((0, 0), text, font=f)
+        if r - left <= x1 - x0 and b - t <= y1 - y0:
             break
         size -= 1
     f = font(size, bold=bold, mono=mono)
-    l, t, r, b = draw.textbbox((0, 0), text, font=f)
-    return f, (x0 + ((x1 - x0) - (r - l)) / 2 - l, y0 + ((y1 - y0) - (b - t)) / 2 - t)
+    left, t, r, b = draw.textbbox((0, 0), text, font=f)
+    return f, (x0 + ((x1 - x0) - (r - left)) / 2 - left, y0 + ((y1 - y0) - (b - t)) / 2 - t)
 
 
 def _serial(draw: ImageDraw.ImageDraw, widget: Widget, box: Box) -> None:

@@ -135,7 +135,7 @@ def test_zoomed_in_on_any_slot_the_timer_is_whole_in_the_frame(size: tuple[int, 
             continue
         seen.add(pair)
         x0, y0, x1, y1 = _timer_box(bomb, compositor, engine)
-        assert 0 <= x0 and x1 <= size[0] and 0 <= y0 and y1 <= size[1], (pair, size)
+        assert x0 >= 0 and x1 <= size[0] and y0 >= 0 and y1 <= size[1], (pair, size)
         picture = compositor.render(Scene(bomb, "front", engine, 0.0))
         ys, xs = np.nonzero(picture.ids)  # the focused module's elements are whole too
         assert xs.min() > 0 and xs.max() < size[0] - 1 and ys.min() > 0 and ys.max() < size[1] - 1
