@@ -305,8 +305,13 @@ async def suite(
 
 def summaries_under(run: Path) -> Iterator[tuple[Path, Summary]]:
     """``(episode folder, summary)`` of the latest attempt of every episode in a run's ledger,
-    in key order; a run directory may also hold run directories (each read the same way)."""
+    in key order; a run directory may also hold run directories (each read the same way). A
+    version 1 run (no ledger) is read folder by folder."""
     ledgers = sorted(p.parent for p in run.rglob(Ledger(run).path.name))
+    if not ledgers:  # a version 1 run: one folder per episode, no ledger
+        for path in sorted(run.rglob(SUMMARY)):
+            yield path.parent, Summary.model_validate_json(path.read_text())
+        return
     for root in ledgers:
         latest = Ledger(root).latest()
         for key in sorted(latest):

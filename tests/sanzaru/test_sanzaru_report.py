@@ -135,3 +135,17 @@ def test_out_inside_a_run_is_refused(tmp_path: Path) -> None:
         app, ["sanzaru", "report", str(tmp_path), "--out", str(tmp_path / "r")]
     )
     assert "--out" in str(result.exception) and not (tmp_path / "r").exists()
+
+
+def test_a_version_1_run_still_reads(tmp_path: Path) -> None:
+    """Schema 1 wrote ``<run>/<variant>-i<n>-r<k>/summary.json`` and no ledger."""
+    folder = tmp_path / "base-1-i1-r1"
+    folder.mkdir()
+    (folder / "summary.json").write_text(
+        '{"schema_version": 1, "episode_id": "base-1-i1-r1", "variant": "base-1", '
+        '"family": "base", "subset": "core", "instance": 1, "repeat": 1, "team": "oracle", '
+        '"hints": "weak", "solo": false, "thinking": null, "outcome": "defused", '
+        '"rounds_used": 3, "rounds": 8, "bounces": 0}'
+    )
+    (s,) = read_summaries([tmp_path])
+    assert s.schema_version == 1 and s.outcome == "defused" and s.order == ("deaf", "mute", "blind")

@@ -13,18 +13,20 @@ import pytest
 from fake_openai import FakeServer, completion
 
 from gptnt.players.config import PlayerConfig
-from gptnt.sanzaru import Team, instances, play, read_summaries, suite, variant
+from gptnt.sanzaru import TURN_ORDERS, Team, instances, play, read_summaries, suite, variant
 from gptnt.sanzaru._teams import parse_calls
 
 GPTNT = str(Path(sys.executable).with_name("gptnt"))
 
 
-async def test_the_oracle_team_defuses_every_instance() -> None:
+@pytest.mark.parametrize("order", TURN_ORDERS, ids=lambda o: "".join(r[0] for r in o))
+async def test_the_oracle_team_defuses_every_instance(order: tuple[str, ...]) -> None:
     bank = instances()
     assert len(bank) == 120 and len({v.id for v, _ in bank}) == 24
     outcomes = Counter()
+    team = Team("oracle", "oracle", order=order)  # type: ignore[arg-type]
     for v, seed in bank:
-        outcomes[(await play(v, seed, Team("oracle", "oracle"), None)).outcome] += 1
+        outcomes[(await play(v, seed, team, None)).outcome] += 1
     assert outcomes == Counter({"defused": 120})
 
 
