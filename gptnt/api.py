@@ -106,6 +106,7 @@ async def run_episode_async(
 ) -> Summary:
     """``run_episode`` in a running event loop. ``handle_signals``: the first SIGINT or SIGTERM
     ends the episode as ``interrupted`` (services stopped, summary written)."""
+    from gptnt.records import RunLock
     from gptnt.services.bus import redis_url as resolve_redis
     from gptnt.services.manager import Interrupt, play_episode
 
@@ -116,7 +117,8 @@ async def run_episode_async(
     interrupt = Interrupt()
     if handle_signals:
         interrupt.install()
-    with resolve_redis(layered.config.bus.redis_url) as url:
+    # One writer per run directory (a second gets one line and exit 2), for the whole episode.
+    with RunLock(prepared.starting.run_dir), resolve_redis(layered.config.bus.redis_url) as url:
         return await play_episode(
             prepared.starting.spec, prepared.settings, admin_url=url,
             run_dir=prepared.starting.run_dir, on_turn=on_turn, interrupt=interrupt,

@@ -4,6 +4,9 @@ way an attacker (or a broken disk) would, from a real recording made by ``write_
 
 from __future__ import annotations
 
+import json
+import os
+import socket
 import struct
 import zipfile
 from datetime import UTC, datetime
@@ -78,4 +81,11 @@ def zip_bomb(path: Path, size: int = 300 * 1024 * 1024) -> Path:
             chunk = bytes(1024 * 1024)
             for _ in range(size // len(chunk)):
                 out.write(chunk)
+    return path
+
+
+def live_lock(path: Path) -> Path:
+    """A run directory's writer lock held by this (live) process on this host."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"host": socket.gethostname(), "pid": os.getpid(), "since": 0}))
     return path

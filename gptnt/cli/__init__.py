@@ -6,9 +6,11 @@ becomes one line on stderr. Exit codes (``ExitCode``, also in the README):
 
 ====  =====================================================================================
 0     success: every episode asked for ended with an outcome of the game
-1     gptnt or its infrastructure failed (game, Redis, model provider unreachable)
+1     gptnt or its infrastructure failed (game, Redis, model provider unreachable, the disk
+      full outside an episode: ``error: disk: …``)
 2     bad input: a flag, file or config; the line names the field and the fix
-3     an episode crashed (``gptnt run``), or a suite ended with crashed or parked episodes
+3     an episode crashed (``gptnt run``; a full disk mid-episode is ``crashed: disk: …``), or a
+      suite ended with crashed or parked episodes
 4     ``gptnt sim selfcheck`` found misses
 130   interrupted (SIGINT or SIGTERM): episodes in flight are recorded as ``interrupted``
 ====  =====================================================================================
@@ -81,6 +83,14 @@ def main() -> None:
         sys.exit(ExitCode.INTERRUPTED)
     except SystemExit:
         raise
+    except OSError as err:
+        from gptnt.records import disk_problem
+
+        problem = disk_problem(err)
+        if problem is None:
+            raise
+        typer.echo(f"error: {problem}", err=True)  # records cut short; the rerun resumes
+        sys.exit(ExitCode.FAILED)
     except Exception as err:
         # Usage errors from (typer's vendored) click: print its one-line usage error.
         if hasattr(err, "show") and hasattr(err, "exit_code"):

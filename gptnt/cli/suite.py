@@ -401,7 +401,7 @@ def suite_run(
     from gptnt.cli._console import make_console
     from gptnt.cli.config import command_config
     from gptnt.preflight import Needs, preflight
-    from gptnt.records import Ledger, RunInfo, write_run_info
+    from gptnt.records import Ledger, RunInfo, RunLock, write_run_info
     from gptnt.services.bus import redis_url as resolve_redis
     from gptnt.services.manager import EpisodeSettings, check_turns, player_infos
     from gptnt.services.manager._queue import Job
@@ -435,6 +435,7 @@ def suite_run(
     for spec in lineups.values():  # every turn leaves its model call time (the Budget)
         check_turns(spec.lineup(), settings)
     run_dir = out / run
+    ctx.with_resource(RunLock(run_dir))  # one writer per run directory, until the command ends
     ledger = Ledger(run_dir)
     ledger.reconcile()
     latest, done = ledger.latest(), ledger.done()

@@ -11,6 +11,7 @@ from gptnt.records._bundle import pack, unpack
 from gptnt.records._cost import UNKNOWN, add_costs, known_cost, usd
 from gptnt.records._episode import (
     EpisodeWriter,
+    disk_problem,
     frame_path,
     read_events,
     read_message,
@@ -22,6 +23,7 @@ from gptnt.records._episode import (
 )
 from gptnt.records._harness import harness
 from gptnt.records._ledger import EPISODES, LEDGER, Ledger, LedgerEntry, Status, episode_dir
+from gptnt.records._lock import LOCK, RunLock
 from gptnt.records._outcome import TIMER_TOLERANCE_S, classify
 from gptnt.records._run import RUN_FILE, RunInfo, read_run_info, write_run_info
 from gptnt.records._schema import (
@@ -54,6 +56,7 @@ from gptnt.records._schema import (
 __all__ = [
     "EPISODES",
     "LEDGER",
+    "LOCK",
     "READABLE_VERSIONS",
     "RUN_FILE",
     "SCHEMA_VERSION",
@@ -79,6 +82,7 @@ __all__ = [
     "ProviderFault",
     "RecordedAction",
     "RunInfo",
+    "RunLock",
     "ShownImage",
     "Status",
     "StoredMessage",
@@ -88,6 +92,7 @@ __all__ = [
     "TurnEvent",
     "add_costs",
     "classify",
+    "disk_problem",
     "episode_dir",
     "frame_path",
     "harness",

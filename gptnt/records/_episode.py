@@ -13,6 +13,7 @@ through ``gptnt.bounded``: a bad line is skipped and counted, never fatal to the
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import tempfile
@@ -41,6 +42,19 @@ def _file_mode() -> int:
 
 
 FILE_MODE = _file_mode()
+
+
+_DISK_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
+
+
+def disk_problem(err: BaseException, path: Path | None = None) -> str | None:
+    """``disk: <why> (<file>)`` when ``err`` is a write refused for want of space (a full
+    filesystem, a quota, a file-size limit); ``None`` for anything else."""
+    if not isinstance(err, OSError) or err.errno not in _DISK_ERRNOS:
+        return None
+    name = err.filename or path
+    where = f" writing {name}" if name else ""
+    return f"disk: {err.strerror}{where}; free space, then rerun to resume"
 
 
 def write_atomic(path: Path, data: bytes, *, durable: bool = True) -> None:

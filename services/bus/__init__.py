@@ -16,10 +16,11 @@ from gptnt.services.bus._events import EventStream
 from gptnt.services.bus._heartbeat import Heartbeat, HeartbeatSender, read_heartbeat, wait_ready
 from gptnt.services.bus._inbox import Inbox, Message
 from gptnt.services.bus._keys import GameKeys, Service
-from gptnt.services.bus._rpc import RpcClient, RpcServer
+from gptnt.services.bus._rpc import DISK_FAULT, RpcClient, RpcServer
 from gptnt.services.bus._server import ENV_URL, EmbeddedRedis, connect, free_port, redis_url
 
 __all__ = [
+    "DISK_FAULT",
     "ENV_URL",
     "REDIS_CALL_S",
     "REDIS_DOWN",

@@ -28,6 +28,10 @@ from gptnt.services.bus._keys import GameKeys, Service
 from pydantic import BaseModel
 
 from gptnt.errors import BusError, DeadlineExceeded, GptntError, RemoteError
+from gptnt.records import disk_problem
+
+DISK_FAULT = "disk"
+"""``RpcFault.kind`` of a write refused for want of space (``gptnt.records.disk_problem``)."""
 
 log = logging.getLogger(__name__)
 
@@ -210,4 +214,7 @@ class RpcServer:
                 await pipe.execute()
 
     def _fault(self, err: BaseException) -> RpcFault:
+        problem = disk_problem(err)
+        if problem is not None:  # the caller must tell a full disk from a bug
+            return RpcFault(kind=DISK_FAULT, message=problem, service=self.service)
         return RpcFault(kind=type(err).__name__, message=str(err), service=self.service)

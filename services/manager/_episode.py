@@ -30,6 +30,7 @@ from urllib.parse import urlsplit
 
 import redis.asyncio as aioredis
 from gptnt.services.bus import (
+    DISK_FAULT,
     ENV_URL,
     REDIS_CALL_S,
     REDIS_DOWN,
@@ -58,7 +59,7 @@ from gptnt.services.player import api as player_api
 from pydantic import BaseModel, TypeAdapter
 
 from gptnt.config import GameConfig
-from gptnt.errors import BusError, DeadlineExceeded, EpisodeError, GptntError
+from gptnt.errors import BusError, DeadlineExceeded, EpisodeError, GptntError, RemoteError
 from gptnt.missions import Mission, get_mission
 from gptnt.players.clock import VirtualClock
 from gptnt.players.seats import SeatChoice, prompt_hash
@@ -82,6 +83,7 @@ from gptnt.records import (
     TurnEvent,
     add_costs,
     classify,
+    disk_problem,
     episode_dir,
     harness,
 )
@@ -211,16 +213,16 @@ class Episode:
         final: BombState | None = None
         outcome: EpisodeOutcome = "crashed"
         reason = ""
-        writer.append(
-            EpisodeStarted(
-                episode_id=self.dir.name, mission_id=self.mission.id, mode=self.spec.mode,
-                players=players, mission=self.mission.config.model_dump_json(by_alias=True),
-                rule_seed=self.spec.rule_seed, conditions=self._conditions(), at=started,
-                harness=harness(), parent=self._parent, session_id=self._session,
-            )
-        )  # fmt: skip
         limit = self.budget.episode_s
         try:
+            writer.append(
+                EpisodeStarted(
+                    episode_id=self.dir.name, mission_id=self.mission.id, mode=self.spec.mode,
+                    players=players, mission=self.mission.config.model_dump_json(by_alias=True),
+                    rule_seed=self.spec.rule_seed, conditions=self._conditions(), at=started,
+                    harness=harness(), parent=self._parent, session_id=self._session,
+                )
+            )  # fmt: skip
             async with asyncio.timeout(limit):
                 final = await self._guarded()
             outcome, reason = classify(final)
@@ -228,13 +230,16 @@ class Episode:
             outcome, reason = "interrupted", f"interrupted by {self._interrupt.reason}"
         except TimeoutError:
             reason = f"the episode overran its wall-clock limit of {limit:g} s"
+        except RemoteError as err:
+            reason = err.message if err.kind == DISK_FAULT else str(err)
         except GptntError as err:
             reason = str(err)
         except REDIS_DOWN as err:
             reason = str(redis_lost("the manager's connection", err))
         except Exception as err:  # one episode's bug must not end the run
-            log.exception("episode %s failed", self.spec.key)
-            reason = f"{type(err).__name__}: {err}"
+            reason = disk_problem(err) or f"{type(err).__name__}: {err}"
+            if not reason.startswith("disk: "):
+                log.exception("episode %s failed", self.spec.key)
         # Clean up on a fresh connection pool: a crash may have left the old one wedged.
         with contextlib.suppress(Exception):
             async with asyncio.timeout(REDIS_CALL_S):
@@ -245,9 +250,19 @@ class Episode:
             final = await self._last_state()
         await self._shutdown()
         ended = time.time()
-        writer.append(EpisodeEnded(outcome=outcome, reason=reason, at=ended))
         summary = self._summary(players, outcome, reason, final, started, ended)
-        writer.finish(summary)
+        try:
+            writer.append(EpisodeEnded(outcome=outcome, reason=reason, at=ended))
+            writer.finish(summary)
+        except OSError as err:  # a full disk: the episode crashed, whatever the game said
+            problem = disk_problem(err, self.dir)
+            if problem is None:
+                raise
+            summary = self._summary(players, "crashed", problem, final, started, ended)
+            with contextlib.suppress(OSError):
+                writer.finish(summary)  # a small file may still fit
+            with contextlib.suppress(OSError):
+                writer.close()
         with contextlib.suppress(Exception):
             async with asyncio.timeout(REDIS_CALL_S):
                 await admin.aclose()
@@ -716,5 +731,13 @@ async def play_attempt(
         reason=summary.reason, cost_usd=summary.cost_usd,
         episode_dir=str(episode.dir.relative_to(run_dir)), at=time.time(),
     )  # fmt: skip
-    ledger.append(entry)
+    try:
+        ledger.append(entry)
+    except OSError as err:  # the summary is the truth; a rerun reconciles the ledger from it
+        problem = disk_problem(err, ledger.path)
+        if problem is None:
+            raise
+        log.info("episode %s: ledger line not written: %s", spec.key, problem)
+        if summary.outcome != "crashed":
+            summary = summary.model_copy(update={"outcome": "crashed", "reason": problem})
     return summary, entry

@@ -173,6 +173,10 @@ ROWS = [
     Row("latency on the wall clock", ("--latency", "fixed:5"),
         ("--latency: a latency model needs --clock virtual",)),
     Row("unknown clock", ("--clock", "lunar"), ("--clock 'lunar': use wall or virtual",)),
+    Row("second writer on a run directory", ("multi", "--out", "runs", "--run", "held",
+                                             "--yes"),
+        ("--out runs/held: another run writes here (host ", "choose another --out"),
+        built={"runs/held/.writer.lock": hostile_inputs.live_lock}, command=("suite", "run")),
 ]  # fmt: skip
 
 
@@ -269,8 +273,15 @@ def test_bad_input_gets_one_line(row: Row, results: dict[str, Result]) -> None:
         position = found + len(fragment)
     for fragment in row.absent:
         assert fragment not in line, (fragment, line)
-    # Checked before anything started: no run directory, no episode output.
-    assert not (result.workdir / "runs").exists()
+    # Checked before anything started: no run directory (but the one a row made), no output.
+    made = [name for name in (*row.files, *row.built) if name.startswith("runs/")]
+    assert made or not (result.workdir / "runs").exists()
+    if made:
+        assert sorted(
+            str(p.relative_to(result.workdir))
+            for p in (result.workdir / "runs").rglob("*")
+            if p.is_file()
+        ) == sorted(made)
     assert "Traceback" not in result.stderr and result.stdout.strip() == ""
 
 
