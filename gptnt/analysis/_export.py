@@ -36,7 +36,8 @@ EPISODE_COLUMNS: tuple[tuple[str, ColumnType], ...] = (
     ("attempts", "int"), ("status", "string"), ("scored", "bool"), ("mission_id", "string"),
     ("mode", "string"), ("pairing", "string"), ("rule_seed", "int"), ("suite", "string"),
     ("repeat", "int"), ("seed", "int"), ("solo", "bool"), ("no_manual", "bool"),
-    ("manual", "string"), ("time_factor", "float"),
+    ("manual", "string"), ("time_factor", "float"), ("clock", "string"), ("latency", "string"),
+    ("parent_episode_id", "string"), ("fork_turn", "int"),
     *((f"{role}{'_' + name if name else ''}", t) for role in ROLES for name, t in _PLAYER),
     ("harness_version", "string"), ("harness_commit", "string"), ("schema_version", "int"),
     ("outcome", "string"), ("reason", "string"), ("modules", "int"), ("modules_solved", "int"),
@@ -56,7 +57,8 @@ TURN_COLUMNS: tuple[tuple[str, ColumnType], ...] = (
     ("message_words", "int"), ("received", "int"), ("result", "string"), ("warnings", "string"),
     ("errors", "string"), ("frames", "int"), ("shown_images", "int"), ("tokens_input", "int"),
     ("tokens_output", "int"), ("tokens_cache_read", "int"), ("tokens_cache_write", "int"),
-    ("cost_usd", "float"), ("latency_s", "float"), ("raw_output", "string"),
+    ("cost_usd", "float"), ("latency_s", "float"), ("game_time", "float"),
+    ("dispatch_game_time", "float"), ("restored", "bool"), ("raw_output", "string"),
 )  # fmt: skip
 
 
@@ -81,11 +83,14 @@ def episode_row(e: RecordedEpisode) -> dict[str, object]:
     return {
         "run": e.run, "episode_id": e.episode_id, "episode_key": e.key, "attempt": e.attempt,
         "attempts": e.attempts, "status": e.status, "scored": e.scored,
-        "mission_id": e.mission_id, "mode": e.mode, "pairing": e.pairing,
+        "mission_id": e.mission_id, "mode": e.recorded_mode, "pairing": e.pairing,
         "rule_seed": e.rule_seed, "suite": c.suite if c else None, "repeat": e.repeat,
         "seed": c.seed if c else None, "solo": c.solo if c else e.player("expert") is None,
         "no_manual": c.no_manual if c else None, "manual": c.manual if c else None,
-        "time_factor": c.time_factor if c else 1.0,
+        "time_factor": c.time_factor if c else 1.0, "clock": c.clock if c else "wall",
+        "latency": c.latency if c else None,
+        "parent_episode_id": e.parent.episode_id if e.parent else None,
+        "fork_turn": e.parent.fork_turn if e.parent else None,
         **_player("defuser", e.player("defuser")), **_player("expert", e.player("expert")),
         "harness_version": h.version if h else None, "harness_commit": h.commit if h else None,
         "schema_version": e.schema_version, "outcome": e.outcome,
@@ -113,8 +118,8 @@ def turn_row(e: RecordedEpisode, t: TurnEvent) -> dict[str, object]:
     c = e.conditions
     player = e.player(t.role)
     return {
-        "run": e.run, "episode_id": e.episode_id, "mission_id": e.mission_id, "mode": e.mode,
-        "rule_seed": e.rule_seed, "time_factor": c.time_factor if c else 1.0, "role": t.role, "player": player.label if player else None, "turn": t.turn,
+        "run": e.run, "episode_id": e.episode_id, "mission_id": e.mission_id,
+        "mode": e.recorded_mode, "rule_seed": e.rule_seed, "time_factor": c.time_factor if c else 1.0, "role": t.role, "player": player.label if player else None, "turn": t.turn,
         "started_at": t.started_at, "dispatched_at": t.dispatched_at,
         "seconds_remaining": t.seconds_remaining, "strikes": t.strikes, "focused": t.focused,
         "action_kind": a.kind, "action_name": a.name, "label": a.label, "x_pos": a.x_pos,
@@ -125,7 +130,9 @@ def turn_row(e: RecordedEpisode, t: TurnEvent) -> dict[str, object]:
         "frames": len(t.frames), "shown_images": len(t.shown),
         "tokens_input": t.tokens.input, "tokens_output": t.tokens.output,
         "tokens_cache_read": t.tokens.cache_read, "tokens_cache_write": t.tokens.cache_write,
-        "cost_usd": t.cost_usd, "latency_s": t.latency_s, "raw_output": t.raw_output,
+        "cost_usd": t.cost_usd, "latency_s": t.latency_s, "game_time": t.game_time,
+        "dispatch_game_time": t.dispatch_game_time, "restored": t.restored,
+        "raw_output": t.raw_output,
     }  # fmt: skip
 
 

@@ -23,6 +23,7 @@ from gptnt.records import (
     EpisodeStarted,
     GameStep,
     Ledger,
+    Parent,
     PlayerInfo,
     RunInfo,
     Summary,
@@ -68,10 +69,27 @@ class RecordedEpisode:
         return self.started.mission_id if self.started else self.key.split(".")[0]
 
     @property
-    def mode(self) -> str:
+    def recorded_mode(self) -> str:
+        """sync or async, as recorded."""
         if self.summary:
             return self.summary.mode
         return self.started.mode if self.started else "?"
+
+    @property
+    def mode(self) -> str:
+        """The mode every table groups by: ``sync``, ``async`` (the wall clock, the paper's), or
+        ``async, virtual clock (LATENCY)``, so the two clocks' results are never pooled."""
+        c = self.conditions
+        if c is not None and c.clock == "virtual":
+            return f"{self.recorded_mode}, virtual clock ({c.latency})"
+        return self.recorded_mode
+
+    @property
+    def parent(self) -> Parent | None:
+        """A counterfactual replay's link to the episode it branched from."""
+        if self.summary and self.summary.parent:
+            return self.summary.parent
+        return self.started.parent if self.started else None
 
     @property
     def players(self) -> list[PlayerInfo]:
@@ -109,6 +127,11 @@ class RecordedEpisode:
             extra += f" · time ×{c.time_factor:g}"
         if c is not None and c.manual != "generated":
             extra += f" · manual {Path(c.manual).name}"
+        parent = self.parent
+        if parent is not None:  # a counterfactual: never pooled with played episodes
+            extra += f" · replay of {parent.episode_id} from turn {parent.fork_turn}"
+            if parent.message is not None:
+                extra += f" ({parent.replaced_role}'s message replaced)"
         return extra
 
     @property
@@ -145,6 +168,35 @@ class RecordedEpisode:
     @property
     def schema_version(self) -> int:
         return self.started.schema_version if self.started else 1
+
+
+def parent_of(
+    e: RecordedEpisode, by_dir: dict[Path, RecordedEpisode]
+) -> RecordedEpisode | None:
+    """A replay's parent among the loaded episodes (``by_dir``: by resolved directory), found
+    by the path its link records; ``None`` for a played episode or a parent not loaded."""
+    link = e.parent
+    if link is None:
+        return None
+    return by_dir.get((e.dir.parent.parent / link.path).resolve())
+
+
+def same_turn(a: TurnEvent | None, b: TurnEvent | None) -> bool:
+    """Two records of one turn say the same: who, what it received, its output, its action and
+    the game's answer (a replay's restored turns must, a branch parts where they do not)."""
+    if a is None or b is None:
+        return a is b
+    return (a.role, a.received, a.raw_output, a.action, a.result) == (
+        b.role, b.received, b.raw_output, b.action, b.result,
+    )  # fmt: skip
+
+
+def first_difference(a: Sequence[TurnEvent], b: Sequence[TurnEvent]) -> int | None:
+    """The first turn (record order) where two episodes differ, or ``None``: none does."""
+    for n in range(max(len(a), len(b))):
+        if not same_turn(a[n] if n < len(a) else None, b[n] if n < len(b) else None):
+            return n
+    return None
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ and SVG plots, nothing fetched), and the episode viewer pages it links to.
     OUT/report.html           every table and plot, one page that works offline
     OUT/tables/<table>.csv    one CSV per table; an estimate spreads over value, k, n, CI columns
     OUT/episodes/<run>/<episode>.html   the viewer page of each episode (+ its images folder)
+    OUT/episodes/<run>/<episode>.fork.html   a replay's branch beside its parent, from the fork
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from html import escape
 from pathlib import Path
 
 from gptnt.analysis import _plots
-from gptnt.analysis._load import RecordedEpisode, Run
+from gptnt.analysis._branch_view import write_branch_page
+from gptnt.analysis._load import RecordedEpisode, Run, parent_of
 from gptnt.analysis._stats import Rate
 from gptnt.analysis._table import Table, csv_header, csv_rows, text
 from gptnt.analysis._tables import all_tables, strike_times
@@ -54,6 +56,11 @@ def episode_page(e: RecordedEpisode) -> str:
     return f"{EPISODE_PAGES}/{e.run}/{e.episode_id}.html"
 
 
+def fork_page(e: RecordedEpisode) -> str:
+    """The page of a replay's branch beside its parent, relative to the report's folder."""
+    return f"{EPISODE_PAGES}/{e.run}/{e.episode_id}.fork.html"
+
+
 def write_report(runs: Sequence[Run], out: Path, *, viewer: bool = True) -> Written:
     """Write every output under ``out`` (created; a previous report there is replaced)."""
     episodes = [e for r in runs for e in r.episodes]
@@ -63,10 +70,19 @@ def write_report(runs: Sequence[Run], out: Path, *, viewer: bool = True) -> Writ
     if viewer:
         if (out / EPISODE_PAGES).exists():
             shutil.rmtree(out / EPISODE_PAGES)
+        by_dir = {e.dir.resolve(): e for e in episodes}
         for e in episodes:
             page = out / episode_page(e)
             page.parent.mkdir(parents=True, exist_ok=True)
-            write_episode_page(e, page, "../../" + REPORT_HTML)
+            parent = parent_of(e, by_dir)
+            fork = Path(fork_page(e)).name if parent is not None else None
+            write_episode_page(e, page, "../../" + REPORT_HTML, fork_href=fork)
+            if parent is not None:
+                write_branch_page(
+                    parent, e, out / fork_page(e), report="../../" + REPORT_HTML,
+                    parent_href=f"../{parent.run}/{parent.episode_id}.html",
+                    branch_href=f"{e.episode_id}.html",
+                )  # fmt: skip
             pages += 1
     write_atomic(out / REPORT_MD, to_markdown(runs, tables, viewer=viewer).encode())
     write_atomic(out / REPORT_HTML, to_html(runs, tables, episodes, viewer=viewer).encode())
@@ -171,6 +187,9 @@ def _html_table(table: Table, *, viewer: bool) -> str:
             if viewer:
                 href = escape(f"{EPISODE_PAGES}/{row[0]}/{row[1]}.html")
                 cells[1] = f'<a class="episode" href="{href}">{cells[1]}</a>'
+        if table.key == "branches" and viewer and row[5] != "not loaded":
+            href = escape(f"{EPISODE_PAGES}/{row[0]}/{row[2]}.fork.html")
+            cells[2] = f'<a class="fork" href="{href}">{cells[2]}</a>'
         body.append(f"<tr{css}>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     if not table.rows:
         body.append(f'<tr><td colspan="{len(table.columns)}">no rows</td></tr>')

@@ -15,7 +15,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from gptnt.analysis._load import RecordedEpisode
+from gptnt.analysis._load import RecordedEpisode, first_difference, parent_of
 from gptnt.analysis._stats import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, Mean, Rate, mean
 from gptnt.analysis._table import Table
 from gptnt.protocol import ROLES
@@ -617,6 +617,49 @@ def rule_seeds(episodes: Sequence[RecordedEpisode]) -> Table:
     )  # fmt: skip
 
 
+# ---------------------------------------------------------------------------- replays
+
+
+def branches(episodes: Sequence[RecordedEpisode]) -> Table:
+    """Each counterfactual replay next to its parent: where it forked, what was replaced, and
+    how each ended (a branch is never pooled into the other tables' rates: its ``condition``
+    names its parent)."""
+    by_dir = {e.dir.resolve(): e for e in episodes}
+    rows = []
+    for e in sorted(episodes, key=lambda e: (e.run, e.key, e.attempt)):
+        link = e.parent
+        if link is None:
+            continue
+        parent = parent_of(e, by_dir)
+        replaced = f"{link.replaced_role}: {link.message}" if link.message is not None else None
+        if parent is None:
+            rows.append((e.run, link.episode_id, e.episode_id, link.fork_turn, replaced, "not loaded",
+                         e.outcome, None, _modules(e), None, _used(e), None))  # fmt: skip
+            continue
+        differs = first_difference(parent.turns, e.turns)
+        rows.append((e.run, parent.episode_id, e.episode_id, link.fork_turn, replaced, parent.outcome,
+                     e.outcome, _modules(parent), _modules(e), _used(parent), _used(e),
+                     differs))  # fmt: skip
+    return Table(
+        "branches", "Counterfactual replays next to their parents", "(gptnt replay)",
+        ("run", "parent", "branch", "fork turn", "replaced", "parent outcome", "branch outcome",
+         "parent modules", "branch modules", "parent game s", "branch game s",
+         "first different turn"),
+        tuple(rows),
+        "Turns count from 0 over both players in record order. A replay with the same players "
+        "and no replacement reproduces its parent: no turn differs.",
+    )  # fmt: skip
+
+
+def _modules(e: RecordedEpisode) -> str | None:
+    s = e.summary
+    return f"{s.modules_solved}/{len(s.modules)}" if s else None
+
+
+def _used(e: RecordedEpisode) -> float | None:
+    return e.summary.game_time_used if e.summary else None
+
+
 ANALYSES: tuple[Callable[[Sequence[RecordedEpisode]], Table], ...] = (
     episode_status,
     outcomes,
@@ -636,6 +679,7 @@ ANALYSES: tuple[Callable[[Sequence[RecordedEpisode]], Table], ...] = (
     timing,
     cost,
     rule_seeds,
+    branches,
     episode_index,
 )
 

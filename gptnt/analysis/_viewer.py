@@ -149,9 +149,12 @@ def clock(seconds: float | None) -> str:
     return f"{int(seconds // 60)}:{seconds % 60:05.2f}"
 
 
-def write_episode_page(episode: RecordedEpisode, page: Path, report_href: str) -> int:
+def write_episode_page(
+    episode: RecordedEpisode, page: Path, report_href: str, *, fork_href: str | None = None
+) -> int:
     """Write the viewer page of ``episode`` at ``page`` (images in a sibling folder); return
-    the number of turns on its timeline."""
+    the number of turns on its timeline. A replay's branch names its parent, marks its restored
+    turns ``↺`` and links ``fork_href``, its page beside the parent (``_branch_view``)."""
     assets = page.with_suffix("")
     if assets.exists():
         shutil.rmtree(assets)
@@ -170,10 +173,11 @@ def write_episode_page(episode: RecordedEpisode, page: Path, report_href: str) -
         images = _images(episode, t, previous, assets)
         if t.role == "defuser" and t.frames:
             previous = t.frames[-1]
-        summary = _action_text(t)
+        summary = action_text(t)
         issue = ' <span class="issue">⚑</span>' if t.errors or t.warnings else ""
+        restored = "↺ " if t.restored else ""
         items.append(
-            f'<li class="turn {t.role}" data-role="{t.role}">{escape(t.role[0].upper())}{t.turn} '
+            f'<li class="turn {t.role}" data-role="{t.role}">{restored}{escape(t.role[0].upper())}{t.turn} '
             f"{clock(clock_now)} ✗{strikes_now} {escape(summary)}{issue}</li>"
         )
         data.append({
@@ -198,6 +202,11 @@ def write_episode_page(episode: RecordedEpisode, page: Path, report_href: str) -
         f"{escape(episode.defuser)}, Expert {escape(episode.expert)}; {escape(outcome)}; "
         f"status {escape(episode.status)}, attempt {episode.attempt}; run {escape(episode.run)}"
     )
+    link = episode.parent
+    if link is not None:
+        beside = f' (<a class="fork" href="{escape(fork_href)}">side by side</a>)' if fork_href else ""
+        about += (f"<br>A replay of {escape(link.episode_id)} from turn {link.fork_turn} "
+                  f"(↺: restored from it){beside}")  # fmt: skip
     payload = embed_json(data)
     page.write_text(
         _PAGE.format(title=escape(f"Episode {episode.episode_id}"), about=about,
@@ -266,7 +275,8 @@ class _Transcripts:
         return self._index[digest]
 
 
-def _action_text(t: TurnEvent) -> str:
+def action_text(t: TurnEvent) -> str:
+    """What a turn did, in a few words (the timeline's line)."""
     a = t.action
     if a.kind == "send_message":
         return f"says: {a.message or ''}"

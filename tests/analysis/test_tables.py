@@ -7,8 +7,8 @@ from pathlib import Path
 
 from gptnt.analysis import Rate
 from gptnt.analysis._load import RecordedEpisode
-from gptnt.analysis._tables import self_other, solo
-from gptnt.records import Conditions, ModuleResult, PlayerInfo, Summary
+from gptnt.analysis._tables import branches, outcomes, self_other, solo
+from gptnt.records import Conditions, ModuleResult, Parent, PlayerInfo, Summary
 
 
 def _episode(
@@ -50,3 +50,45 @@ def test_episodes_under_other_conditions_are_never_pooled() -> None:
     assert episodes[1].pairing == "m (model) × m (model) · time ×2"
     rows = {r[0]: r[4] for r in solo(episodes).rows}
     assert rows == {"m": Rate(1, 2), "m · time ×2": Rate(0, 1)}
+
+
+def _async(name: str, outcome: str, conditions: Conditions, parent: Parent | None = None):  # type: ignore[no-untyped-def]
+    summary = Summary(
+        episode_id=name, mission_id="Wires-234", mode="async", players=ORACLES, outcome=outcome,
+        modules=[ModuleResult(name="Wires", solved=outcome == "solved")], time_limit=81,
+        started_at=0.0, ended_at=1.0, conditions=conditions, parent=parent,
+    )  # fmt: skip
+    return RecordedEpisode("run", Path("run/episodes") / name, name, 1, 1, "finished", None,
+                           summary, (), (), None)  # fmt: skip
+
+
+ORACLES = [PlayerInfo(role="defuser", policy="oracle", kind="scripted", label="oracle"),
+           PlayerInfo(role="expert", policy="oracle", kind="scripted", label="oracle")]  # fmt: skip
+
+
+def test_virtual_clock_and_wall_clock_async_are_never_pooled() -> None:
+    wall = Conditions(time_limit=81, pairing="oracle/oracle")
+    virtual = Conditions(time_limit=81, pairing="oracle/oracle", clock="virtual", latency="fixed:5")
+    episodes = [_async("a", "solved", wall), _async("b", "timeout", virtual),
+                _async("c", "timeout", virtual)]  # fmt: skip
+    rows = {(r[1], r[2]): r[5] for r in outcomes(episodes).rows}
+    assert rows == {
+        ("oracle × oracle", "async"): Rate(1, 1),
+        ("oracle × oracle", "async, virtual clock (fixed:5)"): Rate(0, 2),
+    }
+
+
+def test_a_branch_is_set_apart_and_compared_with_its_parent() -> None:
+    paper = Conditions(time_limit=81, pairing="oracle/oracle", clock="virtual", latency="fixed:5")
+    link = Parent(episode_id="p", path="episodes/p", fork_turn=4, replaced_role="expert",
+                  message="cut it")  # fmt: skip
+    parent, branch = _async("p", "solved", paper), _async("b", "timeout", paper, link)
+    assert (
+        branch.pairing == parent.pairing + " · replay of p from turn 4 (expert's message replaced)"
+    )
+    assert len(outcomes([parent, branch]).rows) == 2  # never one pooled row
+    (row,) = branches([parent, branch]).rows
+    assert row[:7] == ("run", "p", "b", 4, "expert: cut it", "solved", "timeout")
+    assert row[-1] is None  # no turns recorded in either: nothing differs
+    (lost,) = branches([branch]).rows
+    assert lost[5] == "not loaded"
