@@ -170,9 +170,7 @@ class RecordedEpisode:
         return self.started.schema_version if self.started else 1
 
 
-def parent_of(
-    e: RecordedEpisode, by_dir: dict[Path, RecordedEpisode]
-) -> RecordedEpisode | None:
+def parent_of(e: RecordedEpisode, by_dir: dict[Path, RecordedEpisode]) -> RecordedEpisode | None:
     """A replay's parent among the loaded episodes (``by_dir``: by resolved directory), found
     by the path its link records; ``None`` for a played episode or a parent not loaded."""
     link = e.parent

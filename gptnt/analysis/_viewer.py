@@ -204,7 +204,9 @@ def write_episode_page(
     )
     link = episode.parent
     if link is not None:
-        beside = f' (<a class="fork" href="{escape(fork_href)}">side by side</a>)' if fork_href else ""
+        beside = (
+            f' (<a class="fork" href="{escape(fork_href)}">side by side</a>)' if fork_href else ""
+        )
         about += (f"<br>A replay of {escape(link.episode_id)} from turn {link.fork_turn} "
                   f"(↺: restored from it){beside}")  # fmt: skip
     payload = embed_json(data)
