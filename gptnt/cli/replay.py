@@ -107,7 +107,9 @@ def replay(
             on_turn=on_turn, interrupt=interrupt,
         )  # fmt: skip
 
-    with resolve_redis(cfg.bus.redis_url) as url:
+    from gptnt.records import RunLock
+
+    with RunLock(run_dir), resolve_redis(cfg.bus.redis_url) as url:  # one writer per run
         summary = asyncio.run(play())
     console.print(result_table([summary]))
     exit_on(summary.outcome, summary.reason)
