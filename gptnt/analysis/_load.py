@@ -227,6 +227,12 @@ def load_run(run_dir: Path) -> Run:
         raise ConfigError(
             f"RUN_DIR {run_dir}: no ledger.jsonl or episodes/ here; pass a run directory"
         )
+    info = read_run_info(run_dir)
+    if info is not None and info.kind != "run":
+        raise ConfigError(
+            f"RUN_DIR {run_dir}: a {info.kind} run, not a KTANE one; read it with "
+            f"`gptnt {info.kind} report`"
+        )
     tally = Tally()
     entries = list(ledger.entries(tally=tally))
     latest = {e.episode_key: e for e in entries}
@@ -251,8 +257,7 @@ def load_run(run_dir: Path) -> Run:
                  sum(1 for e in entries if e.episode_key == key), tally)
         for key, (folder, attempt, status) in sorted(counted.items())
     ]  # fmt: skip
-    return Run(run_dir.name, run_dir, tuple(episodes), read_run_info(run_dir),
-               tuple(tally.lines()))  # fmt: skip
+    return Run(run_dir.name, run_dir, tuple(episodes), info, tuple(tally.lines()))
 
 
 def load_runs(run_dirs: Sequence[Path]) -> list[Run]:

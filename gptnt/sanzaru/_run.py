@@ -28,7 +28,17 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from gptnt.records import Harness, Ledger, LedgerEntry, episode_dir, harness, write_atomic
+from gptnt.records import (
+    RUN_FILE,
+    Harness,
+    Ledger,
+    LedgerEntry,
+    RunInfo,
+    episode_dir,
+    harness,
+    write_atomic,
+    write_run_info,
+)
 from gptnt.sanzaru._bomb import Variant, generate, variant, variants
 from gptnt.sanzaru._coding import code_loss
 from gptnt.sanzaru._game import TURN_ORDERS, Ending, Referee, SanzaruOutcome, SanzaruRole
@@ -39,6 +49,8 @@ SCHEMA_VERSION = 2
 the turn order and the paper's ending (``never_acted``)."""
 EVENTS = "events.jsonl"
 SUMMARY = "summary.json"
+RUN_KIND = "sanzaru"
+"""``run.json``'s ``kind`` for a SANZARU run, so the KTANE report can tell one apart."""
 TeamKind = Literal["oracle", "random", "model"]
 SummaryOutcome = SanzaruOutcome | Literal["crashed"]
 
@@ -240,6 +252,8 @@ async def play(
         started_at=started, ended_at=time.time(),
     )  # fmt: skip
     if out is not None:
+        if not (out / RUN_FILE).exists():
+            write_run_info(out, RunInfo(kind=RUN_KIND, suite=RUN_KIND))
         folder = episode_dir(out, key, attempt)
         _write(folder, events, summary)
         Ledger(out).append(LedgerEntry(

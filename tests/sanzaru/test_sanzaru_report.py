@@ -149,3 +149,11 @@ def test_a_version_1_run_still_reads(tmp_path: Path) -> None:
     )
     (s,) = read_summaries([tmp_path])
     assert s.schema_version == 1 and s.outcome == "defused" and s.order == ("deaf", "mute", "blind")
+
+
+async def test_the_ktane_report_sends_a_sanzaru_run_to_its_own(tmp_path: Path) -> None:
+    from gptnt.sanzaru import play, variant
+
+    await play(variant("base-1"), 1, Team("oracle", "oracle"), tmp_path)
+    result = CliRunner().invoke(app, ["report", str(tmp_path)])
+    assert "a sanzaru run, not a KTANE one" in str(result.exception)  # exit 2 from gptnt
