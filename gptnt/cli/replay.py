@@ -32,7 +32,7 @@ def replay(
             "--from-turn",
             min=0,
             help="The first turn played anew, counted from 0 over both players' turns in "
-            "record order (the viewer's numbering); the turns before it are restored.",
+            "record order (the viewer's #t= index); the turns before it are restored.",
         ),
     ],
     defuser: Annotated[

@@ -15,9 +15,10 @@ directory name.
 Version 3 adds which clock played an async episode and which episode it branched from:
 ``Conditions.clock`` (``wall``, the paper's, or ``virtual``) with its ``latency`` model; on the
 virtual clock each turn's ``game_time`` (its start) and ``dispatch_game_time``, and the
-manager's ``advance`` steps; a counterfactual replay's ``parent`` (``Parent``: the episode, the
-turn it forked at, what was replaced) on ``EpisodeStarted`` and ``Summary``, and its turns
-before the fork marked ``restored``. Version 1 and 2 files still read: every new field has a
+manager's ``advance`` steps; the ``session_id`` the game was started with (it seeds the game's
+own draws, so a replay sends the parent's); a counterfactual replay's ``parent`` (``Parent``:
+the episode, the turn it forked at, what was replaced) on ``EpisodeStarted`` and ``Summary``,
+and its turns before the fork marked ``restored``. Version 1 and 2 files still read: every new field has a
 default (a wall clock, no parent).
 
 Version 4 keeps what a model was asked: each model turn's ``request`` names every message of
