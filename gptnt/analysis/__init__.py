@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from gptnt.analysis._export import FORMATS, export
 from gptnt.analysis._load import RecordedEpisode, Run, load_run, load_runs
+from gptnt.analysis._paper import all_tables, paper_tables
 from gptnt.analysis._plots import rate_bars
 from gptnt.analysis._report import (
     REPORT_HTML,
@@ -20,7 +21,7 @@ from gptnt.analysis._report import (
 )
 from gptnt.analysis._stats import Mean, Rate, cluster_interval, mean, wilson
 from gptnt.analysis._table import Table, text
-from gptnt.analysis._tables import ANALYSES, all_tables
+from gptnt.analysis._tables import ANALYSES
 
 __all__ = [
     "ANALYSES",
@@ -40,6 +41,7 @@ __all__ = [
     "load_run",
     "load_runs",
     "mean",
+    "paper_tables",
     "rate_bars",
     "text",
     "wilson",

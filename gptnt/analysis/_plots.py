@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from gptnt.analysis._stats import Rate
+from gptnt.analysis._stats import Mean, Rate
 
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
 _FONT = 'font-family="sans-serif" font-size="11"'
@@ -44,6 +44,38 @@ def rate_bars(title: str, bars: Sequence[tuple[str, str, Rate]]) -> str:
         else:
             out.append(f'<text x="{left + 4}" y="{y + 12}" {_FONT} fill="#888">n=0</text>')
     out.append(_axis(left, width, 30 + row_h * len(bars)))
+    out += _legend(series, 40 + row_h * len(bars) + 4)
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def mean_bars(title: str, bars: Sequence[tuple[str, str, Mean]], unit: str) -> str:
+    """Horizontal bars of means with their 95 % bootstrap whiskers, on a scale to the largest
+    upper bound; ``bars`` are ``(label, series, mean)``."""
+    series = list(dict.fromkeys(s for _, s, _ in bars))
+    top = max([m.high or m.value or 0.0 for _, _, m in bars] + [1e-9])
+    row_h, left, width = 18, 260, 300
+    height = 40 + row_h * len(bars) + 16 * len(series)
+    out = [_open(left + width + 110, height, title)]
+    for i, (label, name, m) in enumerate(bars):
+        y = 30 + i * row_h
+        colour = PALETTE[series.index(name) % len(PALETTE)]
+        out.append(
+            f'<text x="{left - 6}" y="{y + 12}" text-anchor="end" {_FONT}>{escape(label)}</text>'
+        )
+        if m.value is None:
+            out.append(f'<text x="{left + 4}" y="{y + 12}" {_FONT} fill="#888">n=0</text>')
+            continue
+        out.append(
+            f'<rect x="{left}" y="{y + 2}" width="{m.value / top * width:.1f}" height="{row_h - 5}" fill="{colour}"/>'
+        )
+        if m.low is not None and m.high is not None:
+            out.append(
+                f'<line x1="{left + m.low / top * width:.1f}" x2="{left + m.high / top * width:.1f}" y1="{y + 9}" y2="{y + 9}" stroke="black"/>'
+            )
+        out.append(
+            f'<text x="{left + width + 6}" y="{y + 12}" {_FONT}>{m.value:.{m.digits}f} {escape(unit)} n={m.n}</text>'
+        )
     out += _legend(series, 40 + row_h * len(bars) + 4)
     out.append("</svg>")
     return "\n".join(out)

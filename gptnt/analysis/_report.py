@@ -23,10 +23,12 @@ from pathlib import Path
 from gptnt.analysis import _plots
 from gptnt.analysis._branch_view import write_branch_page
 from gptnt.analysis._load import RecordedEpisode, Run, parent_of
-from gptnt.analysis._stats import Rate
+from gptnt.analysis._paper import all_tables
+from gptnt.analysis._stats import Mean, Rate
 from gptnt.analysis._table import Table, csv_header, csv_rows, text
-from gptnt.analysis._tables import all_tables, strike_times
+from gptnt.analysis._tables import strike_times
 from gptnt.analysis._viewer import write_episode_page
+from gptnt.protocol import kind_title
 from gptnt.records import write_atomic
 
 REPORT_MD = "report.md"
@@ -206,12 +208,29 @@ def plots(tables: Sequence[Table], episodes: Sequence[RecordedEpisode]) -> dict[
     figures: dict[str, str] = {}
     module_rows = by_key["module_types"].rows
     bars = [
-        (f"{r[2]} ({r[1]})", str(r[0]), r[3])
+        (f"{kind_title(str(r[2]))} · {r[0]} ({r[1]})", str(r[0]), r[3])
         for r in module_rows
         if isinstance(r[3], Rate) and r[3].n
     ]
     if bars:
         figures["module_types"] = _plots.rate_bars("Single-module success by module type", bars)
+    for table in tables:
+        if not table.key.startswith("paper_"):
+            continue
+        if table.key.startswith("paper_table6"):
+            body = [r for r in table.rows if r[0] != "Average"]
+            figures[table.key] = _plots.heatmap(table.title, [str(r[0]) for r in body],
+                                                list(table.columns[1:-1]),
+                                                [[c for c in r[1:-1] if isinstance(c, Rate)] for r in body])  # fmt: skip
+            continue
+        first = 2 if table.columns[0] == "setting" else 1
+        bars = [(f"{column} · {' '.join(str(c) for c in r[:first] if c)}",
+                 " ".join(str(c) for c in r[:first] if c), cell)
+                for r in table.rows for column, cell in zip(table.columns[first:], r[first:], strict=True)
+                if isinstance(cell, Rate) and cell.n and column != table.columns[-1]
+                and r[first - 1] != "Average"]  # fmt: skip
+        if bars and not table.key.startswith(("paper_table2", "paper_table3")):
+            figures[table.key] = _plots.rate_bars(table.title, bars)
     cross = by_key["crossplay"]
     if cross.rows:
         rows = [f"{r[0]} ({r[1]})" for r in cross.rows]
@@ -231,6 +250,22 @@ def plots(tables: Sequence[Table], episodes: Sequence[RecordedEpisode]) -> dict[
     if lines:
         figures["strikes"] = _plots.step_lines("Strike timeline: cumulative strikes per episode", lines,
                                               "game seconds elapsed", "strikes per episode")  # fmt: skip
+    outcomes_after = [(f"{r[0]} ({r[1]}) ≥{r[2]} strikes", f"{r[0]} ({r[1]})", r[3])
+                      for r in by_key["strike_outcomes"].rows if isinstance(r[3], Rate) and r[3].n]  # fmt: skip
+    if outcomes_after:
+        figures["strike_outcomes"] = _plots.rate_bars(
+            "Figure 8: solved after reaching k strikes", outcomes_after
+        )
+    latency = [(f"{r[0]} ({r[1]}) {r[2]}", str(r[2]), r[3])
+               for r in by_key["timing"].rows if isinstance(r[3], Mean)]  # fmt: skip
+    if latency:
+        figures["timing"] = _plots.mean_bars("Figure 5: policy latency per turn", latency, "s")
+    phases = [(f"{r[1]} {r[2]} {r[3]} · {r[4]} ({r[0]})", f"{r[1]} {r[2]}", r[8])
+              for r in by_key["action_phases"].rows if isinstance(r[8], Rate) and r[8].n]  # fmt: skip
+    if phases:
+        figures["action_phases"] = _plots.rate_bars(
+            "Figure 7: share of turns that interact, by phase", phases
+        )
     comm = by_key["communication"].rows
     bars = [(f"{r[0]} ({r[1]}) {r[2]}", str(r[2]), r[6]) for r in comm if isinstance(r[6], Rate)]
     if bars:

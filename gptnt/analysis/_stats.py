@@ -57,10 +57,12 @@ def cluster_interval(
 
 @dataclass(frozen=True)
 class Rate:
-    """``k`` of ``n``, with its 95 % Wilson interval."""
+    """``k`` of ``n``, with its 95 % Wilson interval; ``mark`` is a change marker a paper
+    table prints after it (↑, ↓), empty otherwise."""
 
     k: int
     n: int
+    mark: str = ""
 
     @property
     def value(self) -> float | None:
@@ -74,7 +76,8 @@ class Rate:
         if not self.n:
             return "– (n=0)"
         low, high = wilson(self.k, self.n)
-        return f"{self.k / self.n:.0%} [{low:.0%}–{high:.0%}] (n={self.n})"
+        mark = f" {self.mark}" if self.mark else ""
+        return f"{self.k / self.n:.0%}{mark} [{low:.0%}–{high:.0%}] (n={self.n})"
 
 
 @dataclass(frozen=True)

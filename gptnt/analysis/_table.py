@@ -46,8 +46,10 @@ def snake(column: str) -> str:
 
 def csv_header(table: Table) -> list[str]:
     """CSV columns, snake_case (``snake``): an estimate column ``c`` becomes ``c``, ``c_ci_low``,
-    ``c_ci_high``, ``c_n`` (and ``c_k`` for a rate), so every number is its own field."""
+    ``c_ci_high``, ``c_n`` (and ``c_k`` for a rate), so every number is its own field; in a
+    table with change markers every rate also gets ``c_change`` (``↑``, ``↓`` or empty)."""
     kinds = _kinds(table)
+    kind_marked = _marked(table)
     header: list[str] = []
     for column, kind in zip(map(snake, table.columns), kinds, strict=True):
         if kind == "rate":
@@ -58,6 +60,8 @@ def csv_header(table: Table) -> list[str]:
                 f"{column}_ci_low",
                 f"{column}_ci_high",
             ]
+            if kind_marked:
+                header.append(f"{column}_change")
         elif kind == "mean":
             header += [column, f"{column}_n", f"{column}_ci_low", f"{column}_ci_high"]
         else:
@@ -65,19 +69,26 @@ def csv_header(table: Table) -> list[str]:
     return header
 
 
+def _marked(table: Table) -> bool:
+    return any(isinstance(c, Rate) and c.mark for row in table.rows for c in row)
+
+
 def csv_rows(table: Table) -> list[list[str]]:
     kinds = _kinds(table)
+    marked = _marked(table)
     out = []
     for row in table.rows:
         line: list[str] = []
         for cell, kind in zip(row, kinds, strict=True):
             if cell == UNKNOWN and kind != "plain":  # an unpriced cost: no number at all
-                line += [UNKNOWN] + [""] * (4 if kind == "rate" else 3)
+                line += [UNKNOWN] + [""] * ((4 + marked) if kind == "rate" else 3)
             elif kind == "rate":
                 assert isinstance(cell, Rate)
                 ci = cell.ci
                 line += [_num(cell.value), str(cell.k), str(cell.n),
                          _num(ci[0] if ci else None), _num(ci[1] if ci else None)]  # fmt: skip
+                if marked:
+                    line.append(cell.mark)
             elif kind == "mean":
                 assert isinstance(cell, Mean)
                 line += [_num(cell.value), str(cell.n), _num(cell.low), _num(cell.high)]

@@ -21,7 +21,10 @@ from gptnt.analysis._table import Table
 from gptnt.protocol import ROLES
 from gptnt.records import UNKNOWN, TurnEvent, add_costs
 
-ICONS = {"solved": "✅", "timeout": "⏰", "strikeout": "💥", "crashed": "⚠️", "interrupted": "⏸️"}
+OUTCOME_WORDS = {"solved": "solved", "timeout": "timeout", "strikeout": "strikeout",
+                 "crashed": "crashed", "interrupted": "interrupted"}  # fmt: skip
+"""How a cell names an outcome: words, not emoji (which print as empty boxes where the
+browser or terminal has no emoji font)."""
 LOCALISATION_CODES = ("unknown_label", "off_screen")
 """Issue codes of an interaction that named a location not on the screen."""
 
@@ -125,7 +128,9 @@ def outcomes(episodes: Sequence[RecordedEpisode]) -> Table:
         return (e.mission_id, e.pairing, e.mode)
 
     for (mission, pairing, mode), group in _group(episodes, key).items():
-        icons = "  ".join(f"{ICONS.get(e.outcome, ICONS['crashed'])}{_bullets(e)}" for e in group)
+        icons = "; ".join(
+            f"{OUTCOME_WORDS.get(e.outcome, 'crashed')} {_bullets(e)}".strip() for e in group
+        )
         scored = [e for e in group if e.scored]
         present = sum(len(e.summary.modules) for e in scored if e.summary)
         solved = sum(e.summary.modules_solved for e in scored if e.summary)
@@ -135,8 +140,8 @@ def outcomes(episodes: Sequence[RecordedEpisode]) -> Table:
         "outcomes", "Outcome per mission (icons, module bullets)", "Tables 2–3",
         ("mission", "pairing", "mode", "outcomes", "modules solved", "solved", "not scored"),
         tuple(rows),
-        "✅ solved ⏰ timeout 💥 strikeout ⚠️ crashed/parked/incomplete; ● solved ○ unsolved "
-        "module, in bomb order.",
+        "Each episode: its outcome (solved, timeout, strikeout; crashed also for parked and "
+        "incomplete) and ● solved ○ unsolved per module, in bomb order; repeats separated by ';'.",
     )  # fmt: skip
 
 
@@ -682,7 +687,3 @@ ANALYSES: tuple[Callable[[Sequence[RecordedEpisode]], Table], ...] = (
     branches,
     episode_index,
 )
-
-
-def all_tables(episodes: Sequence[RecordedEpisode]) -> list[Table]:
-    return [analysis(episodes) for analysis in ANALYSES]

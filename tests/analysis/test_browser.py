@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from gptnt.analysis import ANALYSES, load_run
+from gptnt.analysis import ANALYSES, load_run, paper_tables
 from gptnt.analysis.browser import chromium_path
 from gptnt.cli import app
 
@@ -33,8 +33,22 @@ def test_report_and_viewer_in_chromium(run_dir: Path, report_dir: Path) -> None:
     with browser() as context:
         report = visit(context, report_dir / "report.html")
         page = report.page
-        assert page.locator("table[data-table]").count() == len(ANALYSES)
-        assert page.locator("svg").count() >= 2  # plots drawn inline
+        tables = len(ANALYSES) + len(paper_tables(run.episodes))
+        assert page.locator("table[data-table]").count() == tables
+        # Every plot the report draws is on the page, titled, with one bar or cell per row.
+        from gptnt.analysis import all_tables
+        from gptnt.analysis._report import plots
+
+        figures = plots(all_tables(run.episodes), run.episodes)
+        assert len(figures) >= 6
+        drawn = page.locator("figure.plot svg")
+        assert drawn.count() == len(figures)
+        for n in range(drawn.count()):
+            svg = drawn.nth(n)
+            assert svg.locator("title, text").count() > 2
+            assert svg.locator("rect").count() >= 1
+            box = svg.bounding_box()
+            assert box is not None and box["width"] > 100 and box["height"] > 40
         assert page.locator("a.episode").count() == len(run.episodes)
         assert page.locator("tr.parked").count() == 1
         href = page.locator(f'a.episode:text-is("{model.episode_id}")').get_attribute("href")
