@@ -142,3 +142,23 @@ def test_png_container_layout_and_errors() -> None:
         unpack_png_buffer(b"\x00" * 20)
     with pytest.raises(FrameBufferError, match="bad PNG"):
         decode_png_buffer(pack_png_buffer([b"not a png"]))
+
+
+@settings(max_examples=25, deadline=None)
+@given(arrays(np.uint8, st.tuples(st.integers(1, 40), st.integers(1, 40), st.just(3))))
+def test_our_png_is_a_standard_lossless_png_and_we_read_any_png(image: np.ndarray) -> None:
+    import io
+
+    from PIL import Image
+
+    from gptnt.protocol import decode_png, encode_png
+
+    ours = encode_png(image)
+    with Image.open(io.BytesIO(ours)) as decoded:  # any PNG reader gets the same pixels
+        assert (np.asarray(decoded.convert("RGB")) == image).all()
+    assert (decode_png(ours) == image).all()
+    out = io.BytesIO()
+    Image.fromarray(image).save(out, format="PNG", compress_level=9)  # filtered rows
+    assert (decode_png(out.getvalue()) == image).all()
+    with pytest.raises(FrameBufferError, match="bad PNG"):
+        decode_png(ours[: len(ours) // 2])
