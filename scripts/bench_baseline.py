@@ -26,9 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from gptnt.services.manager import BaselinePlayer, baseline_spec, play_baseline
-
 from gptnt.missions import load_missions
+from gptnt.services.manager import BaselinePlayer, baseline_spec, play_baseline
 
 TARGET_S = 300.0
 FULL = 11 * 1000

@@ -29,10 +29,10 @@ from contextlib import contextmanager
 
 import httpx
 from _bench import median_seconds
-from gptnt.services.bus import free_port
 
 from gptnt.protocol import Lifecycle
 from gptnt.protocol.client import LifecycleWait
+from gptnt.services.bus import free_port
 
 MISSION = {
     "seed": "11",

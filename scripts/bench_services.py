@@ -21,13 +21,13 @@ import time
 import uuid
 from pathlib import Path
 
-from gptnt.services.bus import EmbeddedRedis, GameKeys, RpcClient, RpcServer, connect
-from gptnt.services.manager import Episode, EpisodeSettings, EpisodeSpec
 from pydantic import BaseModel
 from rich.console import Console
 from rich.table import Table
 
 from gptnt.records import read_events
+from gptnt.services.bus import EmbeddedRedis, GameKeys, RpcClient, RpcServer, connect
+from gptnt.services.manager import Episode, EpisodeSettings, EpisodeSpec
 
 RAW_GPTNT_BYTES = 17 * 640 * 480 * 3  # 16 raw RGB frames and the mask, per Defuser turn
 

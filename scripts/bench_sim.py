@@ -23,7 +23,7 @@ from _bench import median_seconds
 from gptnt.protocol import MODULE_KINDS
 from gptnt.rules.ruleset import V1
 from gptnt.sim.bomb import Bomb, BombSpec
-from gptnt.sim.modules._base import ModuleEngine
+from gptnt.sim.modules import ModuleEngine
 from gptnt.sim.render.compositor import Compositor, Scene
 from gptnt.sim.selfcheck import check_module
 

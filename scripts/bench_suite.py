@@ -30,14 +30,13 @@ import tempfile
 import time
 from pathlib import Path
 
-import gptnt.services.manager._episode as episode_module
-from gptnt.services.bus import EmbeddedRedis
-from gptnt.services.game import api as game_api
-from gptnt.services.manager import EpisodeSettings, EpisodeSpec, play_episode
 from rich.console import Console
 from rich.table import Table
 
 from gptnt.records import read_events
+from gptnt.services.bus import EmbeddedRedis
+from gptnt.services.game import api as game_api
+from gptnt.services.manager import Episode, EpisodeSettings, EpisodeSpec, play_episode
 
 MODES = ("process", "warm", "task")
 
@@ -46,7 +45,7 @@ async def _run(
     url: str, launch: str, mission: str, mode: str, episodes: int
 ) -> list[dict[str, float]]:
     lights: list[float] = []
-    original = episode_module.Episode._game
+    original = Episode._game
 
     async def timed(self, method, params=None, **kw):  # type: ignore[no-untyped-def]
         t0 = time.monotonic()
@@ -56,7 +55,7 @@ async def _run(
             if method == game_api.LIGHTS_ON:
                 lights.append(time.monotonic() - t0)
 
-    episode_module.Episode._game = timed  # type: ignore[method-assign]
+    Episode._game = timed  # type: ignore[method-assign]
     rows = []
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -77,7 +76,7 @@ async def _run(
                     rows.append({"wall": wall, "play": play, "lights": lights[-1],
                                  "overhead": wall - play - lights[-1]})  # fmt: skip
     finally:
-        episode_module.Episode._game = original  # type: ignore[method-assign]
+        Episode._game = original  # type: ignore[method-assign]
     return rows
 
 

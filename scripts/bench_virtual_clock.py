@@ -21,11 +21,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from gptnt.services.bus import EmbeddedRedis
-from gptnt.services.manager import EpisodeSettings, EpisodeSpec, play_episode
-
 from gptnt.config import GameConfig
 from gptnt.records import Ledger, TurnEvent, read_events
+from gptnt.services.bus import EmbeddedRedis
+from gptnt.services.manager import EpisodeSettings, EpisodeSpec, play_episode
 
 SETTINGS = EpisodeSettings(launch="task", game=GameConfig(startup_timeout_s=60))
 

@@ -29,15 +29,14 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gptnt.services.bus import EmbeddedRedis
-from gptnt.services.manager import Episode, EpisodeSettings, EpisodeSpec
-from gptnt.services.manager._launch import ProcessHandle
 from model_standin import Latency, Standin
 
 from gptnt.config import GameConfig
 from gptnt.missions import Mission
 from gptnt.protocol import MissionConfig
 from gptnt.records import Ledger, LedgerEntry, Summary
+from gptnt.services.bus import EmbeddedRedis
+from gptnt.services.manager import Episode, EpisodeSettings, EpisodeSpec, ProcessHandle
 
 KEY_ENV = "GPTNT_CHAOS_KEY"
 

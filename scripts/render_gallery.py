@@ -29,10 +29,9 @@ from PIL import Image, ImageDraw
 
 from gptnt.fonts import font
 from gptnt.protocol import KINDS
-from gptnt.rules._edgework import Edgework
+from gptnt.rules import Edgework
 from gptnt.rules.ruleset import V1
-from gptnt.sim.modules import engine_for
-from gptnt.sim.modules._base import Slot
+from gptnt.sim.modules import Slot, engine_for
 from gptnt.sim.render.compositor import Compositor, Scene
 from gptnt.sim.render.modules import drawer_for
 from gptnt.sim.render.real_frames import REAL_FRAMES, RealFrame, lookalike

@@ -26,13 +26,12 @@ def main() -> int:
     parser.add_argument("--mode", default="sync", choices=("sync", "async"))
     args = parser.parse_args()
 
-    from gptnt.services.bus import redis_url
-    from gptnt.services.manager import EpisodeSettings, EpisodeSpec, play_episode
-
     from gptnt.errors import ConfigError
     from gptnt.manual import build_manual, load_manual, save
     from gptnt.rules.ruleseed import ENV
     from gptnt.rules.ruleset import ruleset
+    from gptnt.services.bus import redis_url
+    from gptnt.services.manager import EpisodeSettings, EpisodeSpec, play_episode
 
     if args.pools is not None:
         os.environ[ENV] = str(args.pools.resolve())  # read when the pools are located, below

@@ -12,9 +12,9 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 from fake_openai import FakeServer, serve
-from gptnt.services.bus import EmbeddedRedis
 
 from gptnt.players.backends import OFFLINE_ENV
+from gptnt.services.bus import EmbeddedRedis
 
 PROVIDER_KEYS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY")
 

@@ -76,22 +76,66 @@ def _modules(*roots: str) -> list[tuple[str, ast.Module]]:
         gc.enable()
 
 
-def test_nothing_outside_the_protocol_imports_its_private_modules() -> None:
-    """``gptnt.protocol``'s root exports the whole vocabulary; its ``_*`` modules are its own
-    business, so a move inside the package never breaks an import elsewhere."""
+def _package(path: str) -> str | None:
+    """The package a file belongs to: ``gptnt.<x>`` or ``gptnt.services.<x>`` (the services/
+    folder is installed as ``gptnt.services``); a unit test under ``tests/<x>/`` belongs to the
+    package it tests; scripts and other tests to none."""
+    parts = path.removesuffix(".py").split("/")
+    if parts[0] == "services":
+        parts = ["gptnt", *parts]
+    if parts[0] == "tests" and len(parts) > 2:
+        return f"gptnt.{parts[1]}"
+    if parts[0] != "gptnt" or len(parts) < 3:
+        return None
+    return ".".join(parts[:3] if parts[1] == "services" else parts[:2])
+
+
+def _private_owner(module: str) -> str | None:
+    """The package whose private module ``module`` is (``gptnt.rules._steps`` →
+    ``gptnt.rules``), or None for a public one."""
+    parts = module.split(".")
+    for i, part in enumerate(parts):
+        if part.startswith("_") and not part.startswith("__"):
+            return ".".join(parts[:i])
+    return None
+
+
+# A test that checks one registry row across packages reads their private tables on purpose.
+CROSS_PACKAGE_TESTS = {"tests/sim/test_kinds.py"}
+
+
+def test_no_package_imports_another_packages_private_modules() -> None:
+    """A package's ``_*`` modules are its own business: everything else (other packages,
+    scripts, integration tests) imports what the package exports, so a move inside a package
+    never breaks an import elsewhere."""
     offenders = []
     for path, tree in _modules("gptnt", "services", "tests", "scripts"):
-        if path.startswith("gptnt/protocol/"):
-            continue
+        mine = _package(path)
         for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.module:
-                names = [f"{node.module}.{alias.name}" for alias in node.names]
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names = [node.module]
             elif isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]
             else:
                 continue
-            if any(name.startswith("gptnt.protocol._") for name in names):
-                offenders.append(f"{path}:{node.lineno}")
+            for name in names:
+                owner = _private_owner(name) if name.startswith("gptnt") else None
+                if owner is None or path in CROSS_PACKAGE_TESTS:
+                    continue
+                if mine is None or not (owner == mine or owner.startswith(mine + ".")):
+                    offenders.append(f"{path}:{node.lineno}: {name}")
+    assert not offenders, offenders
+
+
+def test_no_package_resolves_names_lazily() -> None:
+    """No module-level ``__getattr__``: a package exports what it imports, so every name has
+    one place a reader (and a type checker) can follow."""
+    offenders = [
+        path
+        for path, tree in _modules("gptnt", "services")
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef) and node.name == "__getattr__"
+    ]
     assert not offenders, offenders
 
 

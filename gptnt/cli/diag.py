@@ -45,8 +45,7 @@ def build(
 ) -> None:
     """Generate the datasets: JSONL + images per task, named by a hash of their inputs."""
     from gptnt.cli._console import make_console
-    from gptnt.diagnostics import build_datasets
-    from gptnt.diagnostics._dataset import TASKS
+    from gptnt.diagnostics import TASKS, build_datasets
     from gptnt.errors import ConfigError
     from gptnt.protocol import MODULE_KINDS, module_kind
     from gptnt.rules.ruleset import ruleset

@@ -80,12 +80,12 @@ def replay(
     from gptnt.cli.run import exit_on, result_table, turn_line
     from gptnt.services.bus import redis_url as resolve_redis
     from gptnt.services.manager import (
+        Branch,
         EpisodeSettings,
         Fork,
         Interrupt,
         replay_episode,
     )
-    from gptnt.services.manager._branch import Branch
 
     fork = Fork(parent=episode, turn=from_turn, message=message)
     Branch(fork)  # a bad turn or message fails before Redis or any service starts

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gptnt.analysis._stats import wilson
+from gptnt.analysis import wilson
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -31,8 +31,7 @@ if TYPE_CHECKING:
     from rich.table import Table
 
     from gptnt.config import Layered
-    from gptnt.services.manager import EpisodeSpec
-    from gptnt.services.manager._queue import Job
+    from gptnt.services.manager import EpisodeSpec, Job
     from gptnt.suites import Plan, Selection, Suite, SuiteEpisode
 
 suite_app = typer.Typer(
@@ -403,8 +402,7 @@ def suite_run(
     from gptnt.preflight import Needs, preflight
     from gptnt.records import Ledger, RunInfo, RunLock, write_run_info
     from gptnt.services.bus import redis_url as resolve_redis
-    from gptnt.services.manager import EpisodeSettings, check_turns, player_infos
-    from gptnt.services.manager._queue import Job
+    from gptnt.services.manager import EpisodeSettings, Job, check_turns, player_infos
     from gptnt.services.manager.api import player_slug
     from gptnt.suites import plan
 
@@ -554,8 +552,7 @@ async def _drive(url: str, out: Path, run: str, todo: list[Job], games: int, dep
 
     from gptnt.records import TurnEvent
     from gptnt.services.bus import REDIS_CALL_S, connect, within
-    from gptnt.services.manager import Interrupt
-    from gptnt.services.manager._queue import enqueue, purge, receive, results_key, work
+    from gptnt.services.manager import Interrupt, enqueue, purge, receive, results_key, work
 
     redis = connect(url)
     pending = list(todo)

@@ -15,8 +15,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from gptnt.protocol import ModuleState
-from gptnt.rules import Edgework, oracle
-from gptnt.rules._steps import Step
+from gptnt.rules import Edgework, Step, oracle
 from gptnt.rules.ruleset import Ruleset
 from gptnt.sim.bomb import Bomb, BombSpec
 from gptnt.sim.selfcheck import Hands, StepFailed

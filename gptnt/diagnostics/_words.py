@@ -12,8 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from gptnt.protocol import KINDS, ModuleState
-from gptnt.rules import Edgework
-from gptnt.rules._steps import Hold, Press, Release, Step, Timing
+from gptnt.rules import Edgework, Hold, Press, Release, Step, Timing
 from gptnt.rules.ruleset import Ruleset
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")

@@ -31,8 +31,7 @@ from gptnt.diagnostics._words import (
     when,
 )
 from gptnt.errors import ConfigError
-from gptnt.rules import Edgework, Indicator, oracle
-from gptnt.rules._steps import Press, Step
+from gptnt.rules import Edgework, Indicator, Press, Step, oracle
 from gptnt.rules.modules import keypad as keypad_rules
 from gptnt.rules.modules import password as password_rules
 from gptnt.rules.ruleset import Ruleset
@@ -120,7 +119,7 @@ def _alternatives(s: Situation, right: list[Step], rules: Ruleset) -> Iterator[l
             yield [Press(arrow)] * abs(goal - here) + [Press("transmit")]
         return
     if kind == "BigButton":
-        from gptnt.rules._steps import Hold, Release, Timing
+        from gptnt.rules import Hold, Release, Timing
 
         if s.module.is_held:
             yield from ([Release(Timing("timer_has_digit", d))] for d in range(1, 6))
@@ -465,7 +464,7 @@ def _read_button_strip(rules: Ruleset, rng: random.Random, qid: str) -> Question
         f"The Button: the Defuser is holding the button and the strip is {colour}. When "
         "should they release it?"
     )
-    from gptnt.rules._steps import Timing
+    from gptnt.rules import Timing
 
     right = when(timing).capitalize() + "."
     others = {when(Timing("timer_has_digit", d)).capitalize() + "." for d in range(1, 6)}

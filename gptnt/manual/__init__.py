@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gptnt.errors import ConfigError
-from gptnt.manual._import import PAPER_PAGES, import_pdf
+from gptnt.manual._import import PAPER_PAGES, import_pdf, sha256_of
 from gptnt.manual._page import PLAYER_PAGE_HEIGHTS, Manual, ManualPage
 from gptnt.manual._store import load, save
 
@@ -27,8 +27,10 @@ __all__ = [
     "ManualPage",
     "build_manual",
     "import_pdf",
+    "load",
     "load_manual",
     "save",
+    "sha256_of",
 ]
 
 

@@ -34,7 +34,7 @@ from gptnt.protocol import (
     Widget,
     timer_text,
 )
-from gptnt.rules._edgework import Edgework
+from gptnt.rules import Edgework
 from gptnt.rules.ruleset import Ruleset
 from gptnt.sim.edgework import WidgetSpot, generate_widgets
 from gptnt.sim.modules import engine_for

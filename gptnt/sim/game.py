@@ -59,8 +59,7 @@ import numpy as np
 
 from gptnt.errors import ConfigError, SimulatorError
 from gptnt.protocol import KINDS, MOD_STEP_TIMEOUT_MS, BombState, Lifecycle, MissionConfig
-from gptnt.rules import oracle
-from gptnt.rules._steps import Hold, Press, Release, Step
+from gptnt.rules import Hold, Press, Release, Step, oracle
 from gptnt.rules.ruleset import V1, Ruleset
 from gptnt.sim.bomb import Bomb, BombSpec
 from gptnt.sim.camera import TURNS, Camera

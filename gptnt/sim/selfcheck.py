@@ -12,8 +12,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from gptnt.rules import oracle
-from gptnt.rules._steps import Hold, Press, Release, Step, Timing
+from gptnt.rules import Hold, Press, Release, Step, Timing, oracle
 from gptnt.rules.ruleset import Ruleset
 from gptnt.sim.bomb import Bomb, BombSpec
 from gptnt.sim.modules._base import ModuleEngine

@@ -17,13 +17,22 @@ from gptnt.services.bus._heartbeat import Heartbeat, HeartbeatSender, read_heart
 from gptnt.services.bus._inbox import Inbox, Message
 from gptnt.services.bus._keys import GameKeys, Service
 from gptnt.services.bus._rpc import DISK_FAULT, RpcClient, RpcServer
-from gptnt.services.bus._server import ENV_URL, EmbeddedRedis, connect, free_port, redis_url
+from gptnt.services.bus._server import (
+    ENV_URL,
+    TERMINATE_GRACE_S,
+    EmbeddedRedis,
+    connect,
+    die_with_parent,
+    free_port,
+    redis_url,
+)
 
 __all__ = [
     "DISK_FAULT",
     "ENV_URL",
     "REDIS_CALL_S",
     "REDIS_DOWN",
+    "TERMINATE_GRACE_S",
     "Credentials",
     "EmbeddedRedis",
     "EventStream",
@@ -38,6 +47,7 @@ __all__ = [
     "connect",
     "create_users",
     "delete_users",
+    "die_with_parent",
     "free_port",
     "read_heartbeat",
     "redis_lost",

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from urllib.parse import quote, urlsplit, urlunsplit
 
 import redis.asyncio as aioredis
+
 from gptnt.services.bus._keys import ANY, GameKeys, Service
 
 

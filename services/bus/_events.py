@@ -10,9 +10,10 @@ import time
 from typing import Generic, TypeVar
 
 import redis.asyncio as aioredis
+from pydantic import BaseModel, TypeAdapter
+
 from gptnt.services.bus._deadline import REDIS_CALL_S, within
 from gptnt.services.bus._keys import GameKeys
-from pydantic import BaseModel, TypeAdapter
 
 E = TypeVar("E")
 

@@ -19,11 +19,11 @@ import time
 from typing import Literal
 
 import redis.asyncio as aioredis
-from gptnt.services.bus._deadline import REDIS_CALL_S, within
-from gptnt.services.bus._keys import GameKeys, Service
 from pydantic import BaseModel
 
 from gptnt.errors import BusError
+from gptnt.services.bus._deadline import REDIS_CALL_S, within
+from gptnt.services.bus._keys import GameKeys, Service
 
 _READY = "ready"  # the state of a service that serves requests
 _READY_TTL_S = 600  # a readiness token nobody popped does not outlive its game for long

@@ -15,13 +15,13 @@ from itertools import takewhile
 from typing import Literal
 
 import redis.asyncio as aioredis
-from gptnt.services.bus._deadline import REDIS_CALL_S, within
-from gptnt.services.bus._keys import GameKeys
 from pydantic import BaseModel
 
 from gptnt.bounded import Tally, parse_json
 from gptnt.errors import UnreadableError
 from gptnt.protocol import Role
+from gptnt.services.bus._deadline import REDIS_CALL_S, within
+from gptnt.services.bus._keys import GameKeys
 
 log = logging.getLogger(__name__)
 

@@ -23,12 +23,12 @@ from dataclasses import dataclass, field
 from typing import Literal, TypeVar
 
 import redis.asyncio as aioredis
-from gptnt.services.bus._deadline import REDIS_CALL_S, within
-from gptnt.services.bus._keys import GameKeys, Service
 from pydantic import BaseModel
 
 from gptnt.errors import BusError, DeadlineExceeded, GptntError, RemoteError
 from gptnt.records import disk_problem
+from gptnt.services.bus._deadline import REDIS_CALL_S, within
+from gptnt.services.bus._keys import GameKeys, Service
 
 DISK_FAULT = "disk"
 """``RpcFault.kind`` of a write refused for want of space (``gptnt.records.disk_problem``)."""

@@ -11,10 +11,9 @@ import argparse
 import asyncio
 import os
 
+from gptnt.config import GameConfig
 from gptnt.services.bus import ENV_URL, GameKeys, connect
 from gptnt.services.game import GameService
-
-from gptnt.config import GameConfig
 
 
 async def _main(args: argparse.Namespace) -> None:

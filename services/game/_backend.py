@@ -16,11 +16,11 @@ import time
 from typing import TYPE_CHECKING
 
 import httpx
-from gptnt.services.bus._server import TERMINATE_GRACE_S, die_with_parent, free_port
 
 from gptnt.config import GameConfig
 from gptnt.errors import GptntError, ProtocolError
 from gptnt.protocol.client import TOKEN_ENV, GameClient
+from gptnt.services.bus import TERMINATE_GRACE_S, die_with_parent, free_port
 
 if TYPE_CHECKING:
     from gptnt.sim.recording import RecordingTransport

@@ -35,15 +35,15 @@ import logging
 import time
 
 import redis.asyncio as aioredis
-from gptnt.services.bus import EventStream, GameKeys, HeartbeatSender, RpcServer
-from gptnt.services.game import api
-from gptnt.services.game._backend import Backend
 from pydantic import TypeAdapter
 
 from gptnt.config import GameConfig
 from gptnt.errors import BusError, GptntError, ProtocolError
 from gptnt.protocol import MOD_STEP_TIMEOUT_MS, BombState, Lifecycle, MissionConfig, kind_spec
 from gptnt.protocol.client import FAST_FORWARD, GameClient
+from gptnt.services.bus import EventStream, GameKeys, HeartbeatSender, RpcServer
+from gptnt.services.game import api
+from gptnt.services.game._backend import Backend
 
 log = logging.getLogger(__name__)
 

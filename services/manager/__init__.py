@@ -10,30 +10,52 @@ from gptnt.services.manager._baseline import (
     baseline_spec,
     play_baseline,
 )
+from gptnt.services.manager._branch import Branch
 from gptnt.services.manager._budget import Budget, TurnBudget, check_turns
 from gptnt.services.manager._episode import Episode, Interrupt, play_episode, player_infos
 from gptnt.services.manager._faults import ProviderWatch
-from gptnt.services.manager._queue import serve
+from gptnt.services.manager._launch import ProcessHandle
+from gptnt.services.manager._queue import (
+    GROUP,
+    QUEUE,
+    Job,
+    enqueue,
+    purge,
+    receive,
+    results_key,
+    serve,
+    work,
+)
 from gptnt.services.manager._replay import branch_spec, replay_episode
 from gptnt.services.manager.api import EpisodeSettings, EpisodeSpec, Fork
 
 __all__ = [
     "BASELINE_SIZE",
+    "GROUP",
+    "QUEUE",
     "BaselinePlayer",
+    "Branch",
     "Budget",
     "Episode",
     "EpisodeSettings",
     "EpisodeSpec",
     "Fork",
     "Interrupt",
+    "Job",
+    "ProcessHandle",
     "ProviderWatch",
     "TurnBudget",
     "baseline_spec",
     "branch_spec",
     "check_turns",
+    "enqueue",
     "play_baseline",
     "play_episode",
     "player_infos",
+    "purge",
+    "receive",
     "replay_episode",
+    "results_key",
     "serve",
+    "work",
 ]

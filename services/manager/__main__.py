@@ -16,10 +16,9 @@ import asyncio
 import sys
 from pathlib import Path
 
-from gptnt.services.manager._queue import serve
-
 from gptnt.config import load_config
 from gptnt.errors import ConfigError
+from gptnt.services.manager._queue import serve
 
 # Options that are settings of the layered configuration; left out, they set nothing.
 SETTINGS = {"redis_url": ("bus.redis_url", "--redis-url"), "out": ("records.out", "--out")}

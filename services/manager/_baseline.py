@@ -25,8 +25,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from gptnt.services.manager._episode import player_infos
-from gptnt.services.manager.api import EpisodeSpec
 
 from gptnt.missions import Mission, get_mission, load_missions
 from gptnt.players.actions import MarkLocation
@@ -50,6 +48,8 @@ from gptnt.records import (
     harness,
 )
 from gptnt.rules.ruleset import ruleset
+from gptnt.services.manager._episode import player_infos
+from gptnt.services.manager.api import EpisodeSpec
 from gptnt.sim.game import Game
 from gptnt.vision import lettered_regions, relative_click
 

@@ -14,12 +14,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from gptnt.services.manager.api import Fork
-from gptnt.services.player.api import Restore
-
 from gptnt.errors import ConfigError, EpisodeError
 from gptnt.protocol import Role
 from gptnt.records import EpisodeStarted, Parent, TurnEvent, read_events
+from gptnt.services.manager.api import Fork
+from gptnt.services.player.api import Restore
 
 _CHECKED = ("received", "raw_output", "action", "result", "seconds_remaining", "strikes")
 

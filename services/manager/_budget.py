@@ -31,7 +31,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from gptnt.services.bus import REDIS_CALL_S
 from pydantic import BaseModel, ConfigDict
 
 from gptnt.config import GameConfig, Launch, TimingConfig
@@ -39,6 +38,7 @@ from gptnt.errors import ConfigError
 from gptnt.players.clock import MIN_LATENCY_S, TOKENS_FIRST_TOKEN_S, VirtualClock
 from gptnt.players.seats import SeatChoice
 from gptnt.protocol import MissionConfig, Mode, Role
+from gptnt.services.bus import REDIS_CALL_S
 
 SCRIPTED_TURN_S = 180.0
 """Wall seconds a scripted player's turn may take (they answer in milliseconds; this bounds a

@@ -29,33 +29,6 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import redis.asyncio as aioredis
-from gptnt.services.bus import (
-    DISK_FAULT,
-    ENV_URL,
-    REDIS_CALL_S,
-    REDIS_DOWN,
-    EventStream,
-    GameKeys,
-    RpcClient,
-    Service,
-    connect,
-    create_users,
-    delete_users,
-    read_heartbeat,
-    redis_lost,
-    wait_ready,
-    within,
-)
-from gptnt.services.game import GameService
-from gptnt.services.game import api as game_api
-from gptnt.services.manager._branch import Branch
-from gptnt.services.manager._budget import GRACE_S, Budget
-from gptnt.services.manager._faults import ProviderWatch
-from gptnt.services.manager._launch import Handle, ProcessHandle, TaskHandle, service_module
-from gptnt.services.manager._warm import WarmHandle, warm_server
-from gptnt.services.manager.api import EpisodeSettings, EpisodeSpec, Fork
-from gptnt.services.player import PlayerService, PlayerServiceConfig
-from gptnt.services.player import api as player_api
 from pydantic import BaseModel, TypeAdapter
 
 from gptnt.config import GameConfig
@@ -87,6 +60,33 @@ from gptnt.records import (
     episode_dir,
     harness,
 )
+from gptnt.services.bus import (
+    DISK_FAULT,
+    ENV_URL,
+    REDIS_CALL_S,
+    REDIS_DOWN,
+    EventStream,
+    GameKeys,
+    RpcClient,
+    Service,
+    connect,
+    create_users,
+    delete_users,
+    read_heartbeat,
+    redis_lost,
+    wait_ready,
+    within,
+)
+from gptnt.services.game import GameService
+from gptnt.services.game import api as game_api
+from gptnt.services.manager._branch import Branch
+from gptnt.services.manager._budget import GRACE_S, Budget
+from gptnt.services.manager._faults import ProviderWatch
+from gptnt.services.manager._launch import Handle, ProcessHandle, TaskHandle, service_module
+from gptnt.services.manager._warm import WarmHandle, warm_server
+from gptnt.services.manager.api import EpisodeSettings, EpisodeSpec, Fork
+from gptnt.services.player import PlayerService, PlayerServiceConfig
+from gptnt.services.player import api as player_api
 
 log = logging.getLogger(__name__)
 

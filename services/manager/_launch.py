@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Protocol
 
 import redis.asyncio as aioredis
-from gptnt.services.bus import ENV_URL, Service, connect
-from gptnt.services.bus._server import TERMINATE_GRACE_S, die_with_parent
+
+from gptnt.services.bus import ENV_URL, TERMINATE_GRACE_S, Service, connect, die_with_parent
 
 
 class Handle(Protocol):

@@ -19,12 +19,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import redis.asyncio as aioredis
-from gptnt.services.bus import REDIS_CALL_S, connect, within
-from gptnt.services.manager._episode import Interrupt, OnTurn, play_attempt
-from gptnt.services.manager.api import EpisodeSettings, EpisodeSpec
 from pydantic import BaseModel
 
 from gptnt.records import Ledger, LedgerEntry, Summary, pack, unpack
+from gptnt.services.bus import REDIS_CALL_S, connect, within
+from gptnt.services.manager._episode import Interrupt, OnTurn, play_attempt
+from gptnt.services.manager.api import EpisodeSettings, EpisodeSpec
 
 log = logging.getLogger(__name__)
 

@@ -6,12 +6,11 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from gptnt.errors import ConfigError
+from gptnt.records import Ledger, Summary
 from gptnt.services.manager._branch import Branch
 from gptnt.services.manager._episode import Interrupt, OnTurn, play_attempt
 from gptnt.services.manager.api import EpisodeSettings, EpisodeSpec, Fork
-
-from gptnt.errors import ConfigError
-from gptnt.records import Ledger, Summary
 
 
 def branch_spec(

@@ -32,8 +32,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from gptnt.services.bus import Service
-from gptnt.services.bus._server import TERMINATE_GRACE_S, die_with_parent
+from gptnt.services.bus import TERMINATE_GRACE_S, Service, die_with_parent
 from gptnt.services.manager._budget import SPAWN_S
 from gptnt.services.manager._launch import exited
 

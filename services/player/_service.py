@@ -14,15 +14,15 @@ import asyncio
 import base64
 
 import redis.asyncio as aioredis
-from gptnt.services.bus import GameKeys, HeartbeatSender, Inbox, RpcClient, RpcServer
-from gptnt.services.game import api as game_api
-from gptnt.services.player import api
 
 from gptnt.errors import RemoteError
 from gptnt.players.replay import Restoring
 from gptnt.players.seats import build_policy
 from gptnt.players.turn import Player, Sight, Transport, play_turn
 from gptnt.protocol import GameAction, Role
+from gptnt.services.bus import GameKeys, HeartbeatSender, Inbox, RpcClient, RpcServer
+from gptnt.services.game import api as game_api
+from gptnt.services.player import api
 
 PARTNER: dict[Role, Role] = {"defuser": "expert", "expert": "defuser"}
 

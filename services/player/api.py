@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gptnt.services.game.api import Status
 from pydantic import BaseModel, ConfigDict, Field
 
 from gptnt.players.clock import VirtualClock
 from gptnt.players.seats import SeatChoice
 from gptnt.protocol import Mode, Role
 from gptnt.records import TurnEvent, read_events
+from gptnt.services.game.api import Status
 
 TURN = "turn"
 STOP = "stop"

@@ -10,13 +10,13 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from gptnt.services.manager import EpisodeSettings, EpisodeSpec, Fork, play_episode, replay_episode
 from typer.testing import CliRunner
 
 from gptnt.analysis.browser import chromium_path
 from gptnt.cli import app
 from gptnt.config import GameConfig
 from gptnt.records import Ledger, TurnEvent, read_events
+from gptnt.services.manager import EpisodeSettings, EpisodeSpec, Fork, play_episode, replay_episode
 
 pytest.importorskip("playwright.sync_api")
 if chromium_path() is None:

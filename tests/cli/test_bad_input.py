@@ -20,10 +20,10 @@ from pathlib import Path
 
 import hostile_inputs
 import pytest
-from gptnt.services.bus import EmbeddedRedis, free_port
 
 from gptnt.missions import DEFAULT_MISSIONS_DIR, MISSIONS_DIR_ENV
 from gptnt.players.backends import OFFLINE_ENV
+from gptnt.services.bus import EmbeddedRedis, free_port
 
 GPTNT = Path(sys.executable).parent / "gptnt"
 KEYS = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "VLLM_API_KEY")

@@ -16,9 +16,6 @@ from pathlib import Path
 import pytest
 import typer
 from child_server import GPTNT
-from gptnt.services.bus import EmbeddedRedis
-from gptnt.services.manager import EpisodeSettings
-from gptnt.services.manager._queue import GROUP, QUEUE
 
 from gptnt.cli import app
 from gptnt.cli.run import RUN_SETTINGS
@@ -27,6 +24,8 @@ from gptnt.config import ONE_EPISODE_LAUNCH, SUITE_LAUNCH, Config, load_config
 from gptnt.errors import ConfigError
 from gptnt.players.backends import OFFLINE_ENV
 from gptnt.records import Ledger, read_summary
+from gptnt.services.bus import EmbeddedRedis
+from gptnt.services.manager import GROUP, QUEUE, EpisodeSettings
 
 MANAGER = [sys.executable, "-m", "gptnt.services.manager"]
 # No setting from this machine's environment; the paid-API guard kept (scripted players only).

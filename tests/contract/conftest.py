@@ -24,6 +24,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 from child_server import GPTNT, child_server
+
 from gptnt.services.bus import free_port
 
 from ._backend import MOD_STATUS_URLS

@@ -10,9 +10,9 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from gptnt.services.manager import EpisodeSettings, EpisodeSpec, play_episode
 
 from gptnt.missions import load_missions
+from gptnt.services.manager import EpisodeSettings, EpisodeSpec, play_episode
 
 SINGLE = [m.id for m in load_missions().values() if m.kind == "single"]
 SETTINGS = EpisodeSettings(launch="task", turn_timeout_s=30)

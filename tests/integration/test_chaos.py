@@ -11,12 +11,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from gptnt.services.manager import Episode, EpisodeSettings, EpisodeSpec, play_episode
-from gptnt.services.manager._launch import ProcessHandle
 
 from gptnt.config import GameConfig
 from gptnt.players.cassette import loopback
 from gptnt.records import Ledger, read_events, read_summary
+from gptnt.services.manager import (
+    Episode,
+    EpisodeSettings,
+    EpisodeSpec,
+    ProcessHandle,
+    play_episode,
+)
 from gptnt.sim.game import Game
 from gptnt.sim.server import create_app
 
@@ -123,7 +128,7 @@ async def test_an_episode_that_keeps_crashing_is_retried_then_parked(
     redis_admin_url: str, tmp_path: Path
 ) -> None:
     from gptnt.services.bus import connect
-    from gptnt.services.manager._queue import Job, enqueue, work
+    from gptnt.services.manager import Job, enqueue, work
 
     dead = "http://127.0.0.1:9"  # nothing listens there: the game backend never comes up
     settings = EpisodeSettings(

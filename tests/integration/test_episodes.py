@@ -8,11 +8,11 @@ import json
 from pathlib import Path
 
 import pytest
-from gptnt.services.bus import connect
-from gptnt.services.manager import EpisodeSettings, EpisodeSpec, play_episode
 
 from gptnt.config import GameConfig
 from gptnt.records import Ledger, frame_path, read_events, read_summary
+from gptnt.services.bus import connect
+from gptnt.services.manager import EpisodeSettings, EpisodeSpec, play_episode
 
 FAST = EpisodeSettings(
     launch="task", idle_sleep_s=0.05, turn_timeout_s=30, game=GameConfig(startup_timeout_s=30)

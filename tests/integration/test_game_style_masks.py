@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 from child_server import GPTNT, child_server
 from contract._backend import start_lit
-from gptnt.services.bus import free_port
 
 from gptnt.missions import get_mission
 from gptnt.protocol import decode_buffer
+from gptnt.services.bus import free_port
 from gptnt.vision import build_marks, find_regions
 
 

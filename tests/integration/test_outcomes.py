@@ -7,12 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gptnt.services.manager import EpisodeSettings, EpisodeSpec
 
 from gptnt.config import GameConfig
 from gptnt.missions import Mission
 from gptnt.protocol import MissionConfig
 from gptnt.records import Ledger
+from gptnt.services.manager import EpisodeSettings, EpisodeSpec
 
 SETTINGS = EpisodeSettings(
     launch="task",
@@ -39,7 +39,7 @@ async def test_strike_then_timeout_is_a_finished_timeout(
 ) -> None:
     """The random Defuser (idle Expert), seed after seed, until an episode has a strike and
     neither solves nor strikes out: that episode must be a timeout, finished, not retried."""
-    from gptnt.services.manager._episode import Episode
+    from gptnt.services.manager import Episode
 
     mission = _mission(kind, time_limit=time_limit, scale=scale)
     for seed in range(6):

@@ -7,11 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gptnt.services.manager import EpisodeSettings, EpisodeSpec, play_episode
 from standin_players import STANDIN_KEY, Latency, Standin, player_yaml, start_standin
 
 from gptnt.config import GameConfig
 from gptnt.records import read_events
+from gptnt.services.manager import EpisodeSettings, EpisodeSpec, play_episode
 
 SETTINGS = EpisodeSettings(launch="task", game=GameConfig(width=320, height=240))
 
@@ -46,10 +46,9 @@ async def test_a_provider_that_recovers_is_played_on(
     offline: None, redis_admin_url: str, tmp_path: Path
 ) -> None:
     """Two failures in a row, then answers: the episode goes on to its real outcome."""
-    from gptnt.services.manager import Episode
-
     from gptnt.missions import Mission
     from gptnt.protocol import MissionConfig
+    from gptnt.services.manager import Episode
 
     config = MissionConfig(seed=234, time_limit=12, components=["Wires"], is_front=True,
                            needy_time=12, opt_widgets=1)  # fmt: skip

@@ -7,6 +7,9 @@ import itertools
 from pathlib import Path
 
 import pytest
+
+from gptnt.config import GameConfig
+from gptnt.records import Ledger, read_events, read_summary
 from gptnt.services.manager import (
     BASELINE_SIZE,
     BaselinePlayer,
@@ -14,9 +17,6 @@ from gptnt.services.manager import (
     baseline_spec,
     play_episode,
 )
-
-from gptnt.config import GameConfig
-from gptnt.records import Ledger, read_events, read_summary
 
 SERVED = EpisodeSettings(
     launch="task", turn_timeout_s=30,
@@ -92,10 +92,9 @@ async def test_the_missions_time_step_reaches_the_sync_loop(
 ) -> None:
     """A mission with ``timeStepSize: 1000`` advances the clock 1 s per Defuser turn (3 s by
     default); the players' prompts are built with the same step."""
-    from gptnt.services.manager import Episode, EpisodeSpec
-
     from gptnt.missions import get_mission
     from gptnt.records import GameStep
+    from gptnt.services.manager import Episode, EpisodeSpec
 
     base = get_mission("Wires-234")
     mission = base.model_copy(

@@ -8,11 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gptnt.services.manager import EpisodeSettings, EpisodeSpec, Fork, play_episode, replay_episode
 
 from gptnt.config import GameConfig
 from gptnt.errors import ConfigError
 from gptnt.records import Ledger, TurnEvent, read_events
+from gptnt.services.manager import EpisodeSettings, EpisodeSpec, Fork, play_episode, replay_episode
 
 FAST = EpisodeSettings(
     launch="task", idle_sleep_s=0.5, turn_timeout_s=30, game=GameConfig(startup_timeout_s=30)

@@ -6,13 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gptnt.services.manager import EpisodeSettings, EpisodeSpec, play_episode
 
 from gptnt.config import GameConfig
 from gptnt.errors import SimulatorError
 from gptnt.missions import get_mission
 from gptnt.rules.ruleseed import ENV
 from gptnt.rules.ruleset import V1
+from gptnt.services.manager import EpisodeSettings, EpisodeSpec, play_episode
 from gptnt.sim.game import Game
 
 POOLS = (

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from child_server import child_server
+
 from gptnt.services.bus import free_port
 
 GPTNT = Path(sys.executable).parent / "gptnt"

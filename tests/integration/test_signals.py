@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 from child_server import GPTNT
-from gptnt.services.bus import EmbeddedRedis
 
 from gptnt.records import Ledger, read_summary
+from gptnt.services.bus import EmbeddedRedis
 
 
 def _start(*args: str, redis_url: str | None = None) -> subprocess.Popen[str]:

@@ -7,14 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gptnt.services.manager import EpisodeSettings, EpisodeSpec
-from gptnt.services.manager._episode import Episode
 from standin_players import Hostile, Latency, Standin, hostile_yaml, player_yaml, start_standin
 
 from gptnt.config import GameConfig
 from gptnt.missions import Mission
 from gptnt.protocol import MissionConfig
 from gptnt.records import read_events
+from gptnt.services.manager import Episode, EpisodeSettings, EpisodeSpec
 
 SETTINGS = EpisodeSettings(launch="task", idle_sleep_s=0.05, game=GameConfig(width=320, height=240))
 

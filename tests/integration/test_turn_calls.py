@@ -20,10 +20,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from gptnt.services.manager import EpisodeSettings, EpisodeSpec, play_episode
 
 from gptnt.config import GameConfig
 from gptnt.players.cassette import loopback
+from gptnt.services.manager import EpisodeSettings, EpisodeSpec, play_episode
 from gptnt.sim.game import Game
 from gptnt.sim.server import create_app
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 from child_server import GPTNT
-from gptnt.services.bus import EmbeddedRedis
 
 from gptnt.records import Ledger, read_events, read_summary
+from gptnt.services.bus import EmbeddedRedis
 
 MISSIONS = "Wires-234,Keypad-286,Wires-337"
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from child_server import GPTNT, child_server
+
 from gptnt.services.bus import free_port
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "mod_checklist.py"

@@ -20,6 +20,7 @@ import httpx
 import pytest
 from child_server import child_server
 from contract._backend import start_lit
+
 from gptnt.services.bus import free_port
 
 REPO = Path(__file__).resolve().parents[2]

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gptnt.services.manager.api import EpisodeSpec
 from typer.testing import CliRunner
 
 from gptnt.cli import app
+from gptnt.services.manager.api import EpisodeSpec
 
 if "solo" not in EpisodeSpec.model_fields:  # the model-player plumbing of the services
     pytest.skip("needs issue 5's edits to services/ (solo, manual, turn records)",

@@ -16,7 +16,6 @@ from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
 import pytest
-from gptnt.services.bus import free_port
 
 from gptnt.errors import GameHTTPError, GameRefusedError, GameTimeoutError, ProtocolError
 from gptnt.protocol import (
@@ -29,6 +28,7 @@ from gptnt.protocol import (
     encode_png_buffer,
 )
 from gptnt.protocol.client import GameClient
+from gptnt.services.bus import free_port
 
 STATE_JSON = (Path(__file__).parent / "data" / "bomb_state.json").read_bytes()
 

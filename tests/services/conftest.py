@@ -7,6 +7,7 @@ import uuid
 from collections.abc import AsyncIterator, Callable
 
 import pytest
+
 from gptnt.services.bus import GameKeys, connect, delete_users
 
 

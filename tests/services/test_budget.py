@@ -5,13 +5,13 @@ game that keeps its turns' deadlines can reach."""
 from __future__ import annotations
 
 import pytest
-from gptnt.services.manager import Budget, EpisodeSettings, check_turns
 
 from gptnt.config import GameConfig
 from gptnt.errors import ConfigError
 from gptnt.missions import get_mission
 from gptnt.players.config import PlayerConfig
 from gptnt.players.seats import SeatChoice, resolve_seat
+from gptnt.services.manager import Budget, EpisodeSettings, check_turns
 
 SETTINGS = EpisodeSettings()
 

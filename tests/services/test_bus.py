@@ -6,6 +6,9 @@ import asyncio
 
 import pytest
 import redis.exceptions
+from pydantic import BaseModel, TypeAdapter
+
+from gptnt.errors import DeadlineExceeded, RemoteError, SimulatorError
 from gptnt.services.bus import (
     EventStream,
     GameKeys,
@@ -18,9 +21,6 @@ from gptnt.services.bus import (
     read_heartbeat,
     wait_ready,
 )
-from pydantic import BaseModel, TypeAdapter
-
-from gptnt.errors import DeadlineExceeded, RemoteError, SimulatorError
 
 
 class Echo(BaseModel):

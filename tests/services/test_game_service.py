@@ -11,8 +11,6 @@ import time
 from collections.abc import AsyncIterator
 
 import pytest
-from gptnt.services.bus import EventStream, GameKeys, RpcClient, connect, create_users
-from gptnt.services.game import GameService, api
 from pydantic import TypeAdapter
 
 from gptnt.config import GameConfig
@@ -21,6 +19,8 @@ from gptnt.missions import get_mission
 from gptnt.players.cassette import loopback
 from gptnt.protocol import GameAction, Lifecycle, decode_png
 from gptnt.protocol.client import EXTENSIONS_HEADER, FAST_FORWARD
+from gptnt.services.bus import EventStream, GameKeys, RpcClient, connect, create_users
+from gptnt.services.game import GameService, api
 from gptnt.sim.game import Game
 from gptnt.sim.recording import create_stub_app, read_recording
 from gptnt.sim.server import create_app

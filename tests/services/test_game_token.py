@@ -4,10 +4,10 @@ request is refused, so only the game service the run handed the token can drive 
 from __future__ import annotations
 
 import httpx
-from gptnt.services.game._backend import Backend
 
 from gptnt.config import GameConfig
 from gptnt.protocol.client import TOKEN_HEADER, GameClient
+from gptnt.services.game._backend import Backend
 from gptnt.sim.game import Game
 from gptnt.sim.server import create_app
 

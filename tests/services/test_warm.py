@@ -7,6 +7,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
+
 from gptnt.services.manager._warm import WarmServer
 
 

@@ -20,8 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gptnt.protocol import ModuleKind, ModuleState, timer_text
-from gptnt.rules._edgework import Edgework
-from gptnt.rules._steps import Hold, Press, Release, Step
+from gptnt.rules import Edgework, Hold, Press, Release, Step
 from gptnt.rules.ruleset import V1
 from gptnt.sim.modules._base import ModuleEngine, Slot
 

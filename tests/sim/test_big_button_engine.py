@@ -8,8 +8,7 @@ from collections import Counter
 from _support import FakeBomb, Hands, follow_the_oracle, generated, random_play_test
 
 from gptnt.protocol import BigButtonModule
-from gptnt.rules._edgework import Edgework, Indicator
-from gptnt.rules._steps import Hold, Release, Timing
+from gptnt.rules import Edgework, Hold, Indicator, Release, Timing
 from gptnt.rules.modules import big_button as rules_file
 from gptnt.rules.ruleset import V1
 from gptnt.sim.modules._base import Slot

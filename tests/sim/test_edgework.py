@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gptnt.protocol import BatteryWidget, IndicatorWidget, PortWidget, SerialNumberWidget
-from gptnt.rules._edgework import Edgework
+from gptnt.rules import Edgework
 from gptnt.sim.edgework import (
     EDGE_CAPACITY,
     INDICATOR_LABELS,

@@ -44,7 +44,7 @@ from gptnt.protocol import (
     WireSequenceModule,
     WiresModule,
 )
-from gptnt.rules._edgework import Edgework
+from gptnt.rules import Edgework
 from gptnt.rules.modules.keypad import press_order
 from gptnt.rules.modules.password import candidates
 from gptnt.rules.modules.venn import features

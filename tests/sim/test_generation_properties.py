@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from pydantic import TypeAdapter
 
 from gptnt.protocol import MODULE_KINDS, ModuleState
-from gptnt.rules._edgework import Edgework
+from gptnt.rules import Edgework
 from gptnt.rules.oracle import rule_file
 from gptnt.rules.ruleset import V1
 from gptnt.sim.edgework import generate_widgets

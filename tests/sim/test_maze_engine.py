@@ -8,7 +8,7 @@ from dataclasses import replace
 from _support import FakeBomb, follow_the_oracle, generated, random_edgework
 
 from gptnt.protocol import MazeModule
-from gptnt.rules._edgework import Edgework
+from gptnt.rules import Edgework
 from gptnt.rules.modules import maze as rules_file
 from gptnt.rules.ruleset import V1
 from gptnt.sim.modules._base import Slot

@@ -7,7 +7,7 @@ import random
 from _support import FakeBomb, follow_the_oracle, generated, random_edgework
 
 from gptnt.protocol import MorseModule
-from gptnt.rules._edgework import Edgework
+from gptnt.rules import Edgework
 from gptnt.rules.modules import morse as rules_file
 from gptnt.rules.ruleset import V1
 from gptnt.sim.modules._base import Slot

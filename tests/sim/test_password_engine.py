@@ -7,7 +7,7 @@ import random
 from _support import FakeBomb, follow_the_oracle, generated, random_serial
 
 from gptnt.protocol import PasswordModule
-from gptnt.rules._edgework import Edgework
+from gptnt.rules import Edgework
 from gptnt.rules.modules import password as rules_file
 from gptnt.rules.modules.password import candidates
 from gptnt.rules.ruleset import V1

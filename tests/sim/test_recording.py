@@ -11,12 +11,12 @@ import httpx
 import numpy as np
 import pytest
 from child_server import GPTNT, child_server
-from gptnt.services.bus import free_port
 
 from gptnt.bounded import MAX_MEMBER_BYTES
 from gptnt.errors import ConfigError, GameHTTPError, UnreadableError
 from gptnt.protocol import MissionConfig
 from gptnt.protocol.client import GameClient
+from gptnt.services.bus import free_port
 from gptnt.sim.recording import (
     Exchange,
     Recording,

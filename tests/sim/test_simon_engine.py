@@ -9,7 +9,7 @@ from collections import Counter
 from _support import FakeBomb, follow_the_oracle, generated, random_play_test
 
 from gptnt.protocol import SimonModule
-from gptnt.rules._edgework import Edgework
+from gptnt.rules import Edgework
 from gptnt.rules.modules import simon as rules_file
 from gptnt.rules.ruleset import V1
 from gptnt.sim.modules._base import Slot

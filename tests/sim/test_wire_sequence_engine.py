@@ -8,7 +8,7 @@ from collections import Counter
 from _support import FakeBomb, follow_the_oracle, generated, random_serial
 
 from gptnt.protocol import WireSequenceModule
-from gptnt.rules._edgework import Edgework
+from gptnt.rules import Edgework
 from gptnt.rules.modules import wire_sequence as rules_file
 from gptnt.rules.ruleset import V1
 from gptnt.sim.modules._base import Slot

@@ -10,7 +10,7 @@ from _support import FakeBomb, follow_the_oracle, generated, random_play_test
 
 from gptnt.errors import SimulatorError
 from gptnt.protocol import WiresModule
-from gptnt.rules._edgework import Edgework
+from gptnt.rules import Edgework
 from gptnt.rules.modules import wires as rules_file
 from gptnt.rules.ruleset import V1
 from gptnt.sim.modules._base import Slot

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from child_server import GPTNT
 
-from gptnt.manual._store import load
+from gptnt.manual import load
 from gptnt.players.backends import Price, load_prices
 from gptnt.players.config import load_player_config
 from gptnt.players.prompts import PromptSpec, system_prompt

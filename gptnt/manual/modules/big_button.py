@@ -5,7 +5,7 @@ from __future__ import annotations
 from gptnt.manual._layout import Block, Bullets, Heading, LayoutTable, Paragraph, Section
 from gptnt.manual.modules._words import edgework_condition
 from gptnt.protocol import kind_spec
-from gptnt.rules._steps import Timing
+from gptnt.rules import Timing
 from gptnt.rules.modules import big_button
 
 TITLE = kind_spec("BigButton").title

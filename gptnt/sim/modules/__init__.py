@@ -11,11 +11,12 @@ from typing import TYPE_CHECKING
 
 from gptnt.errors import SimulatorError
 from gptnt.protocol import KINDS_BY_NAME
+from gptnt.sim.modules._base import ModuleEngine, Slot
 
 if TYPE_CHECKING:
     from gptnt.sim.modules._base import ModuleEngine
 
-__all__ = ["engine_for"]
+__all__ = ["ModuleEngine", "Slot", "engine_for"]
 
 
 def engine_for(kind: str) -> type[ModuleEngine]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
 from gptnt.protocol import ModuleKind, ModuleState
-from gptnt.rules._edgework import Edgework
+from gptnt.rules import Edgework
 from gptnt.rules.ruleset import Ruleset
 
 

@@ -33,9 +33,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageFilter
 
-from gptnt.rules import oracle
-from gptnt.rules._edgework import Edgework
-from gptnt.rules._steps import Press
+from gptnt.rules import Edgework, Press, oracle
 from gptnt.rules.ruleset import V1
 from gptnt.sim.modules import engine_for
 from gptnt.sim.modules._base import ModuleEngine, Slot
