@@ -1,4 +1,4 @@
-"""Checks on the code itself: the layering of DESIGN.md §2 (import-linter, contracts in
+"""Checks on the code itself: the layering of the packages (import-linter, contracts in
 pyproject.toml) and the linter."""
 
 from __future__ import annotations

@@ -87,7 +87,7 @@ def report(
     ] = True,
 ) -> None:
     """The paper's tables with 95 % intervals, over one or many runs (--out: Markdown, CSV, HTML
-    and an episode viewer). Exit 1: a bad argument (one line naming it)."""
+    and an episode viewer). Exit 2: a bad argument (one line naming it)."""
     from gptnt.analysis import REPORT_HTML, load_runs, write_report
     from gptnt.cli._console import make_console
 
@@ -116,7 +116,7 @@ def export(
     out: Annotated[Path, typer.Option("--out", help="Directory that receives the tables.")],
     fmt: Annotated[str, typer.Option("--format", help="parquet or csv.")] = "parquet",
 ) -> None:
-    """Tidy episodes and turns tables (Parquet or CSV) for pandas, DuckDB, R. Exit 1: a bad
+    """Tidy episodes and turns tables (Parquet or CSV) for pandas, DuckDB, R. Exit 2: a bad
     argument (one line naming it)."""
     from gptnt.analysis import FORMATS, export, load_runs
     from gptnt.errors import ConfigError

@@ -23,7 +23,7 @@ def vllm(
     ] = False,
 ) -> None:
     """Serve an open model with vLLM (BF16, 2 GPUs, image limit and context length per the
-    paper). vLLM is an optional extra: `pip install 'gptnt[vllm]'`."""
+    paper). vLLM is an optional extra: `pip install 'gptnt\\[vllm]'`."""
     import os
     import shlex
     import shutil

@@ -1,11 +1,11 @@
 """The player-facing action vocabulary, and its conversion to the game's ``/action`` request.
 
 A model answers with one ``Action``: ``InteractGame`` (Defuser), ``SendMessage`` or
-``DoNothing``, tagged by ``kind`` (DESIGN.md §6). An interaction's location is kept as the model
+``DoNothing``, tagged by ``kind``. An interaction's location is kept as the model
 gave it (a set-of-marks letter, or a point) so records show what the model chose; it becomes a
 relative coordinate only at ``to_game_action``, against the marks of the observation the model
 saw. A letter that is not on screen, or a point off the image, is an error with feedback, never
-a silent do-nothing (GPTNT turned both into a do-nothing the model was never told of).
+a silent do-nothing.
 """
 
 from __future__ import annotations

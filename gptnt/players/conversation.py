@@ -13,7 +13,7 @@ read none, since it set no cache points):
   the limit at once (so truncation, which breaks the cached prefix, happens rarely). The drop
   point only moves forward, and the estimate is recomputed from the turns actually kept, so the
   loop always ends under the budget, or raises ``ContextBudgetError`` when the pinned part
-  and the newest turn alone do not fit (GPTNT's truncation could fail to converge);
+  and the newest turn alone do not fit;
 - ``CachePoint`` markers go after the manual and after the newest turn's text, for providers
   that need explicit breakpoints (Anthropic); others ignore them.
 
@@ -125,7 +125,7 @@ class PartnerMessage:
 def turn_text(feedback: str | None, messages: Sequence[PartnerMessage] | None) -> str:
     """The text of a turn: execution feedback first, then the partner's messages, each
     attributed and delimited, or ``<no-new-messages/>``. ``messages=None`` means the player
-    has no partner (solo): feedback is still delivered (GPTNT dropped it).
+    has no partner (solo): feedback is still delivered.
     """
     lines = [feedback] if feedback else []
     if messages is not None:

@@ -9,8 +9,7 @@ One ``decide`` is one turn, in GPTNT's order (with its defects fixed):
 4. the reply is parsed into one action; its issues go into the ``Decision`` (``play_turn``
    resolves the action against this turn's marks, records the issues and tells them back next
    turn). A provider refusal of the content drops the turn from the context and asks the
-   partner to rephrase (paper H); a solo player just waits (GPTNT sent the request to a partner
-   that did not exist). Any other provider failure loses the turn, and the model is told
+   partner to rephrase (paper H); a solo player just waits. Any other provider failure loses the turn, and the model is told
    so next turn.
 """
 

@@ -1,7 +1,7 @@
 """What the Defuser is shown each turn (paper §4.2.1, D.3, D.4).
 
 - the last frame of its previous turn, *without* marks, so it can see what its previous
-  command changed (GPTNT kept the previous *annotated* frame, with stale letters);
+  command changed;
 - for Simon Says and Morse Code, whose information blinks, the recent frames of the buffer,
   oldest first (four seconds at 0.25 s apart), so a whole cycle is visible;
 - the newest frame, with set-of-marks labels when the player uses marks.

@@ -1,6 +1,6 @@
 """From a model's raw text to one action, salvaging what can be salvaged. Never raises.
 
-The expected shape (paper F.1, DESIGN.md §6)::
+The expected shape (paper F.1)::
 
     <thoughts>free reasoning</thoughts>
     <action>{"result": {"kind": "interact_game", "data": {"action": "click_release",
@@ -12,8 +12,8 @@ single quotes, trailing commas, …), a missing ``result``/``kind`` wrapper, wir
 names (``click``), a location on an action that takes none, and — when the output hit the
 token cap — an action that was nevertheless complete. What cannot be salvaged (no action, two
 actions, unreadable JSON, an unknown kind or action name, a missing location, a kind the player
-may not use) turns the turn into ``DoNothing`` with an issue that skips; unlike GPTNT, nothing
-becomes do-nothing silently (GPTNT dropped unreadable answers without a word).
+may not use) turns the turn into ``DoNothing`` with an issue that skips; nothing
+becomes do-nothing silently.
 """
 
 from __future__ import annotations

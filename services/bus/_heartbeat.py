@@ -1,6 +1,6 @@
 """Heartbeats: each service refreshes a key with a TTL; a missing key means the service is gone.
 
-One ``SET … PX`` per beat (atomic, unlike GPTNT's HSET then EXPIRE), and liveness is judged by
+One ``SET … PX`` per beat (atomic), and liveness is judged by
 Redis expiring the key, not by comparing the sender's clock with the reader's.
 
 The first beat that says ``ready`` also pushes a token onto the service's readiness list

@@ -1,8 +1,7 @@
 """Per-player inboxes: a Redis list per recipient, drained atomically.
 
 ``send`` appends; ``drain`` reads and deletes the whole list in one MULTI/EXEC transaction, so a
-message is delivered exactly once even if the sender pushes while the recipient drains (GPTNT
-used fire-and-forget pub/sub, which drops anything sent before the partner subscribed). An item
+message is delivered exactly once even if the sender pushes while the recipient drains. An item
 that is not a ``Message`` (anything a user with the partner's access pushed) is skipped and
 counted in ``Inbox.unreadable``, and logged; the messages around it are delivered.
 """

@@ -3,8 +3,7 @@
 A caller pushes an ``RpcRequest`` onto the server's request list for that caller and blocks on a
 one-shot reply list (its own, named by the request id) until its deadline: the one deadline
 of the call, which the server also applies to the handler. The server answers *every* request it takes: a result,
-or an ``RpcFault`` naming the exception (GPTNT's bus left unknown exceptions unanswered, so a
-caller waited its full 600 s). A fault arrives at the caller as ``gptnt.errors.RemoteError``; no
+or an ``RpcFault`` naming the exception. A fault arrives at the caller as ``gptnt.errors.RemoteError``; no
 reply before the deadline raises ``DeadlineExceeded``.
 
 Params and results are pydantic models serialised to JSON strings, so the envelope never holds

@@ -3,8 +3,7 @@
 It answers the manager's lifecycle calls (start in the dark and pause, lights on and pause
 again, pause/resume, one sync time step) and the Defuser's observation and action calls. A
 monitor polls the backend at 5 Hz and publishes ``GameOver`` on the event stream as soon as the
-bomb is solved or explodes (GPTNT relayed this through three polling hops and noticed seconds
-late). Frames are fetched as PNG from backends that can (our simulator), encoded once here from
+bomb is solved or explodes. Frames are fetched as PNG from backends that can (our simulator), encoded once here from
 those that cannot (the shipped mod), and only the frames asked for are sent.
 
 The startup's three waits (for ``Setup``, for ``LightsOff`` after ``/startmission``, and the

@@ -11,8 +11,7 @@
    services, delete the users and keys, write the summary last.
 
 Every wait has a deadline; a watchdog turns a dead process or an expired heartbeat into
-``crashed`` at once; and any exception at all ends this episode only (GPTNT let some escape
-and take the whole manager down).
+``crashed`` at once; and any exception at all ends this episode only.
 """
 
 from __future__ import annotations
