@@ -79,11 +79,13 @@ def run(
     """Play one episode and print how it ended."""
     import asyncio
 
+    from gptnt.records import RunLock
     from gptnt.sanzaru import play
     from gptnt.sanzaru import variant as find
 
     t = _team(team, hints, solo, thinking, order)
-    summary = asyncio.run(play(find(variant), instance, t, out))
+    with RunLock(out):
+        summary = asyncio.run(play(find(variant), instance, t, out))
     typer.echo(
         f"{summary.episode_id}: {summary.ending} after {summary.rounds_used} of "
         f"{summary.rounds} rounds" + (f" ({summary.failure_mode})" if summary.failure_mode else "")

@@ -34,6 +34,7 @@ from gptnt.records import (
     Ledger,
     LedgerEntry,
     RunInfo,
+    RunLock,
     episode_dir,
     harness,
     write_atomic,
@@ -294,7 +295,8 @@ async def suite(
     on_done=None,  # type: ignore[no-untyped-def]
 ) -> list[Summary]:
     """Every (variant, instance, repeat); keys the ledger of ``out`` calls finished are kept, a
-    crashed one is played again as its next attempt."""
+    crashed one is played again as its next attempt. Holds ``out``'s writer lock
+    (``gptnt.records.RunLock``): a second writer gets one line naming the holder."""
     chosen = [variant(i) for i in variant_ids] if variant_ids else list(variants().values())
     out.mkdir(parents=True, exist_ok=True)
     ledger = Ledger(out)
@@ -312,9 +314,10 @@ async def suite(
             on_done(summary)
         return summary
 
-    jobs = [one(v, i, r) for v in chosen for i in range(1, instances + 1)
-            for r in range(1, repeats + 1)]  # fmt: skip
-    return list(await asyncio.gather(*jobs))
+    with RunLock(out):  # one writer per run directory, as the main harness's runs
+        jobs = [one(v, i, r) for v in chosen for i in range(1, instances + 1)
+                for r in range(1, repeats + 1)]  # fmt: skip
+        return list(await asyncio.gather(*jobs))
 
 
 def summaries_under(run: Path) -> Iterator[tuple[Path, Summary]]:

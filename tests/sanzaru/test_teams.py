@@ -140,3 +140,14 @@ def test_thinking_on_caps_at_4096_tokens_where_the_provider_takes_a_budget() -> 
         assert not any("thinking_" in k or k.endswith("_thinking") for k in level_only)
     off = provider_settings(PlayerConfig(model="anthropic:c").model_copy(update=THINKING["off"]))
     assert off["thinking"] is False and "anthropic_thinking" not in off
+
+
+async def test_a_second_writer_of_a_run_directory_is_refused(tmp_path: Path) -> None:
+    from gptnt.errors import ConfigError
+    from gptnt.records import RunLock
+
+    with RunLock(tmp_path), pytest.raises(ConfigError, match="another run writes here"):
+        await suite(Team("oracle", "oracle"), tmp_path, variant_ids=["base-1"], instances=1,
+                    repeats=1)  # fmt: skip
+    assert len(await suite(Team("oracle", "oracle"), tmp_path, variant_ids=["base-1"],
+                           instances=1, repeats=1)) == 1  # fmt: skip
