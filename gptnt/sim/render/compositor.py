@@ -355,7 +355,12 @@ def _cover(engine: ModuleEngine, box: Box) -> tuple[np.ndarray, tuple[int, int]]
     """What covers a module unless it is zoomed into (the Button's translucent lid, which can
     stick out of the slot), as an RGBA picture and its top-left pixel; None for most kinds.
     The mod's mask covers it zoomed out."""
-    overlay = getattr(drawer_for(engine.kind), "overlay", None)
+    return _cover_of(engine.kind, box)
+
+
+@functools.lru_cache(maxsize=256)
+def _cover_of(kind: str, box: Box) -> tuple[np.ndarray, tuple[int, int]] | None:
+    overlay = getattr(drawer_for(kind), "overlay", None)
     if overlay is None:
         return None
     rgba, (dx, dy) = overlay(box[2] - box[0])

@@ -21,6 +21,7 @@ would show them after a small mouse move.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 (x1, y1 exclusive)
@@ -60,6 +61,14 @@ class Placement:
         return (x0, y0, x0 + side, y0 + side)
 
 
+@functools.lru_cache(maxsize=4096)
+def _slot_box(layout: FaceLayout, index: int, placement: Placement) -> Box:
+    """``FaceLayout.slot_box``, computed once per layout, slot and placement (every captured
+    frame asks for the same few)."""
+    u, v = slot_centre(index, layout.framing)
+    return placement.box(u, v, layout.framing.module / 2)
+
+
 def slot_centre(index: int, framing: Framing = FRAMING) -> tuple[float, float]:
     """Slot ``index``'s centre in face units (row-major, 3 per row, as seen on that face)."""
     col, row = index % 3, index // 3
@@ -96,8 +105,7 @@ class FaceLayout:
 
     def slot_box(self, index: int, placement: Placement | None = None) -> Box:
         """The square of slot ``index`` (zoomed out unless a placement is given)."""
-        u, v = slot_centre(index, self.framing)
-        return (placement or self.zoomed_out).box(u, v, self.framing.module / 2)
+        return _slot_box(self, index, placement or self.zoomed_out)
 
     def casing(self, placement: Placement | None = None) -> Box:
         f = self.framing
