@@ -17,6 +17,7 @@ This module depends on nothing of ours but ``gptnt.errors``, so every layer may 
 from __future__ import annotations
 
 import json
+import struct
 import zipfile
 import zlib
 from collections.abc import Callable, Iterator
@@ -43,6 +44,8 @@ MAX_YAML_NODES = 100_000
 to billions)."""
 MAX_MEMBER_BYTES = 64 * 1024 * 1024
 """A zip member (a recorded response body) larger than this, uncompressed, is refused unread."""
+MAX_ARCHIVE_BYTES = 1024 * 1024 * 1024
+"""What all members of one zip may inflate to together."""
 ZIP_METHODS = {zipfile.ZIP_STORED: "stored", zipfile.ZIP_DEFLATED: "deflate"}
 """The compression methods a recording may use."""
 
@@ -107,8 +110,16 @@ class Tally:
 # ----------------------------------------------------------------------------- bytes
 
 
+def _regular(path: Path) -> None:
+    """Refuse a path that exists but is no regular file: a FIFO would block the read forever,
+    a device never end."""
+    if path.exists() and not path.is_file():
+        raise UnreadableError(f"{path}: not a regular file")
+
+
 def read_bytes(path: Path, *, limit: int, what: str = "file") -> bytes:
     """The whole file, refused unread when larger than ``limit``; ``UnreadableError`` names it."""
+    _regular(path)
     try:
         with open(path, "rb") as source:
             data = source.read(limit + 1)
@@ -201,8 +212,12 @@ def read_jsonl(
     not of its type is skipped and counted in ``tally``. A last line without its newline that
     does not parse is the line in flight when a writer died: skipped, not counted."""
     try:
+        _regular(path)
         source = open(path, "rb")  # noqa: SIM115 (closed below; a generator holds it)
     except FileNotFoundError:
+        return
+    except UnreadableError:
+        tally.skip(path, "not a regular file", what="file")
         return
     except OSError as err:
         tally.skip(path, f"cannot read: {err.strerror}")
@@ -323,6 +338,8 @@ def zip_member(archive: zipfile.ZipFile, name: str, *, where: str,
             f"{where}: member {name!r} uses compression method {info.compress_type}; "
             f"only {' and '.join(ZIP_METHODS.values())} are read"
         )
+    if info.flag_bits & 0x1:
+        raise UnreadableError(f"{where}: member {name!r} is encrypted; recordings never are")
     if info.file_size > limit:
         raise UnreadableError(
             f"{where}: member {name!r} is {_mib(info.file_size)} uncompressed, over the "
@@ -331,7 +348,8 @@ def zip_member(archive: zipfile.ZipFile, name: str, *, where: str,
     try:
         with archive.open(info) as member:
             data = member.read(limit + 1)
-    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError) as err:
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError, RuntimeError,
+            ValueError, struct.error) as err:  # fmt: skip
         raise UnreadableError(
             f"{where}: member {name!r} is corrupt ({_first_line(str(err))})"
         ) from None
@@ -341,9 +359,21 @@ def zip_member(archive: zipfile.ZipFile, name: str, *, where: str,
 
 
 def open_zip(path: Path, *, where: str) -> zipfile.ZipFile:
+    """The archive, its central directory read; the members' declared sizes together within
+    ``MAX_ARCHIVE_BYTES``."""
+    _regular(path)
     try:
-        return zipfile.ZipFile(path)
+        archive = zipfile.ZipFile(path)
     except FileNotFoundError:
         raise
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as err:
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, struct.error, RuntimeError,
+            NotImplementedError) as err:  # fmt: skip
         raise UnreadableError(f"{where}: not a zip file ({_first_line(str(err))})") from None
+    total = sum(info.file_size for info in archive.infolist())
+    if total > MAX_ARCHIVE_BYTES:
+        archive.close()
+        raise UnreadableError(
+            f"{where}: its members inflate to {_mib(total)}, over the {_mib(MAX_ARCHIVE_BYTES)} "
+            "an archive may hold"
+        )
+    return archive

@@ -49,7 +49,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from gptnt.bounded import open_zip, parse_json, zip_member
+from gptnt.bounded import MAX_LINE_BYTES, open_zip, parse_json, zip_member
 from gptnt.errors import ConfigError, GameTimeoutError, UnreadableError
 from gptnt.sim.server import CORS_HEADERS
 
@@ -152,16 +152,14 @@ def read_recording(path: Path) -> Recording:
                 where=f"{where}: recording.json",
             )
             exchanges = []
-            lines = zip_member(zf, "exchanges.jsonl", where=where)
+            bodies: dict[str, bytes] = {}  # each member inflated once, however often it is named
+            lines = zip_member(zf, "exchanges.jsonl", where=where, limit=MAX_LINE_BYTES)
             for number, line in enumerate(lines.splitlines(), start=1):
-                ex = parse_json(
-                    line,
-                    Exchange.model_validate_json,
-                    where=f"{where}: exchanges.jsonl line {number}",
-                )
-                exchanges.append(
-                    ex.model_copy(update={"body": zip_member(zf, ex.member, where=where)})
-                )
+                ex = parse_json(line, Exchange.model_validate_json,
+                                where=f"{where}: exchanges.jsonl line {number}")  # fmt: skip
+                if ex.member not in bodies:
+                    bodies[ex.member] = zip_member(zf, ex.member, where=where)
+                exchanges.append(ex.model_copy(update={"body": bodies[ex.member]}))
     except FileNotFoundError:
         raise ConfigError(f"{where}: no such file; {hint}") from None
     except UnreadableError as err:
