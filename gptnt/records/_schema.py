@@ -25,7 +25,9 @@ Version 4 keeps what a model was asked: each model turn's ``request`` names ever
 the request it sent (system prompt, manual pages, history, the newest turn with its images),
 each message stored once under ``messages/<sha256>.json`` and each image once under
 ``frames/``, so a long episode does not store its manual once per turn; and a cost is ``None``
-when the model has no price (unknown, not free). Version 1 to 3 files still read.
+when the model has no price (unknown, not free); the conditions name the players as they were
+given (``defuser``, ``expert``: a policy, a config name or a YAML path, which ``pairing`` joins
+ambiguously), so a replay starts them again. Version 1 to 3 files still read.
 """
 
 from __future__ import annotations
@@ -126,6 +128,10 @@ class Conditions(_Record):
     pairing: str  # "defuser/expert" or "solo:player"
     clock: Clock = "wall"  # async: the wall clock or the virtual clock (v3)
     latency: str | None = None  # the virtual clock's latency model, e.g. "fixed:5" (v3)
+    defuser: str | None = (
+        None  # the Defuser (the solo model) as named: a policy, config or path (v4)
+    )
+    expert: str | None = None  # the Expert as named; None when solo (v4)
 
     @model_validator(mode="before")
     @classmethod

@@ -7,7 +7,7 @@ import hashlib
 from pathlib import Path
 
 from gptnt.errors import ConfigError
-from gptnt.records import Ledger, Summary
+from gptnt.records import Conditions, Ledger, Summary
 from gptnt.services.manager._branch import Branch
 from gptnt.services.manager._episode import Interrupt, OnTurn, play_attempt
 from gptnt.services.manager.api import EpisodeSettings, EpisodeSpec, Fork
@@ -22,19 +22,17 @@ def branch_spec(
     started, conditions = branch.started, branch.started.conditions
     if conditions is None:
         raise ConfigError(f"EPISODE {branch.fork.parent}: a version 1 record has no conditions")
-    if conditions.solo:
-        if expert is not None:
-            raise ConfigError("--expert: the parent is a solo episode; it has no Expert")
-        parent_defuser, parent_expert = conditions.pairing.removeprefix("solo:"), "oracle"
-    else:
-        parent_defuser, slash, parent_expert = conditions.pairing.partition("/")
-        if (not slash or "/" in parent_expert) and (defuser is None or expert is None):
-            raise ConfigError(
-                f"EPISODE: the pairing {conditions.pairing!r} does not split into two "
-                "players; name both with --defuser and --expert"
-            )
+    if conditions.solo and expert is not None:
+        raise ConfigError("--expert: the parent is a solo episode; it has no Expert")
+    parent_defuser, parent_expert = _players(conditions)
+    defuser, expert = defuser or parent_defuser, expert or parent_expert
+    if defuser is None or (expert is None and not conditions.solo):
+        raise ConfigError(
+            f"EPISODE: its record does not say who played (pairing {conditions.pairing!r}); "
+            "name both players with --defuser and --expert"
+        )
     spec = EpisodeSpec.make(
-        started.mission_id, started.mode, defuser or parent_defuser, expert or parent_expert,
+        started.mission_id, started.mode, defuser, expert or "oracle",  # solo: no Expert plays
         repeat=conditions.repeat, seed=conditions.seed, solo=conditions.solo,
         no_manual=conditions.no_manual, manual=conditions.manual, rule_seed=started.rule_seed,
         time_factor=conditions.time_factor, suite=conditions.suite, clock=conditions.clock,
@@ -45,6 +43,19 @@ def branch_spec(
     key = f"{spec.key}.fork{branch.fork.turn}{digest}"
     attempts = [e.attempt for e in Ledger(run_dir).entries() if e.episode_key == key]
     return spec.model_copy(update={"key": key, "attempt": max(attempts, default=0) + 1})
+
+
+def _players(conditions: Conditions) -> tuple[str | None, str | None]:
+    """The players as the parent named them: recorded since schema 4, else read off the
+    pairing when it splits unambiguously (a YAML path has slashes of its own)."""
+    if conditions.defuser is not None:
+        return conditions.defuser, conditions.expert
+    if conditions.solo:
+        return conditions.pairing.removeprefix("solo:"), None
+    defuser, slash, expert = conditions.pairing.partition("/")
+    if not slash or "/" in expert:
+        return None, None
+    return defuser, expert
 
 
 async def replay_episode(

@@ -108,7 +108,8 @@ class EpisodeSpec(BaseModel):
             no_manual=self.no_manual, manual=self.manual, time_factor=self.time_factor,
             time_limit=time_limit,
             pairing=f"solo:{self.defuser}" if self.solo else f"{self.defuser}/{self.expert}",
-            clock=self.clock, latency=self.latency,
+            clock=self.clock, latency=self.latency, defuser=self.defuser,
+            expert=None if self.solo else self.expert,
         )  # fmt: skip
 
 

@@ -8,11 +8,12 @@ import itertools
 from pathlib import Path
 
 import pytest
+from standin_players import Latency, Standin, player_yaml, start_standin
 
 from gptnt.config import GameConfig
 from gptnt.errors import ConfigError
 from gptnt.records import GameStep, Ledger, TurnEvent, read_events
-from gptnt.services.manager import EpisodeSettings, EpisodeSpec, play_episode
+from gptnt.services.manager import EpisodeSettings, EpisodeSpec, Fork, play_episode, replay_episode
 
 FAST = EpisodeSettings(
     launch="task", idle_sleep_s=0.5, turn_timeout_s=30, game=GameConfig(startup_timeout_s=30)
@@ -89,3 +90,48 @@ def test_the_virtual_clock_needs_async_and_a_latency_model() -> None:
         EpisodeSpec.make("3", "async", latency="fixed:5")
     with pytest.raises(ConfigError, match="fixed:SECONDS"):
         EpisodeSpec.make("3", "async", clock="virtual", latency="fixed:-1")
+
+
+async def test_model_players_on_the_tokens_model_replay_their_timeline(
+    offline: None, redis_admin_url: str, tmp_path: Path
+) -> None:
+    """Two model players (the loopback stand-in, 40 output tokens a call) on the ``tokens``
+    model: each turn takes first_token_s + 40 × seconds_per_token of game time, whatever the
+    wall latency; two runs have the same timeline; a replay restores the first turns without
+    a call and keeps their times."""
+    speeds = {"first_token_s": 2.0, "seconds_per_token": 0.05}  # 4 s a turn
+    settings = FAST.model_copy(update={"turn_timeout_s": 60})  # a model call's budget
+    runs = []
+    for n in range(2):
+        standin = Standin(Latency(median_s=0.01, min_s=0.005, max_s=0.05), seed=7)
+        async for running in start_standin(standin):
+            defuser = str(player_yaml(tmp_path / f"d{n}.yaml", running, "defuser", **speeds))
+            expert = str(player_yaml(tmp_path / f"e{n}.yaml", running, "expert", **speeds))
+            spec = EpisodeSpec.make(
+                "Wires-234", "async", defuser, expert, clock="virtual", latency="tokens"
+            )
+            summary = await play_episode(
+                spec, settings, admin_url=redis_admin_url, run_dir=tmp_path / f"{n}"
+            )
+            assert summary.outcome in ("solved", "strikeout", "timeout"), summary.reason
+            runs.append(_timeline(tmp_path / f"{n}", spec.key))
+            if n == 1:
+                parent = tmp_path / "1" / Ledger(tmp_path / "1").latest()[spec.key].episode_dir
+                calls = standin.calls
+                fork = Fork(parent=parent, turn=6)
+                branch = await replay_episode(
+                    fork, settings, admin_url=redis_admin_url, run_dir=tmp_path / "1"
+                )
+                assert branch.outcome in ("solved", "strikeout", "timeout"), branch.reason
+                replayed = [e for e in read_events(tmp_path / "1" / "episodes" / branch.episode_id)
+                            if isinstance(e, TurnEvent)]  # fmt: skip
+                assert standin.calls - calls == len(replayed) - 6  # restored turns: no call
+    first, second = runs
+    assert first == second and len(first) > 6
+    turns = [t for t in first if t[0] in ("defuser", "expert")]
+    assert all(t[3] == pytest.approx(t[2] + 4.0) for t in turns)  # type: ignore[operator]
+    assert [_fields(t) for t in replayed[:6]] == [t[:6] for t in turns[:6]]
+
+
+def _fields(t: TurnEvent) -> tuple[object, ...]:
+    return (t.role, t.turn, t.game_time, t.dispatch_game_time, t.seconds_remaining, t.strikes)
