@@ -51,6 +51,8 @@ def run_episode(
     *,
     defuser: str | None = None,
     expert: str | None = None,
+    defuser_base_url: str | None = None,
+    expert_base_url: str | None = None,
     solo: str | None = None,
     no_manual: bool = False,
     pools: Path | None = None,
@@ -65,7 +67,10 @@ def run_episode(
     ``records.out``). Never raises for a game-level failure: a crash is ``outcome="crashed"``.
 
     Players are named as for ``gptnt run``: ``oracle``, ``random``, ``idle``, a player config
-    (``claude-sonnet-4-6``), a YAML file or a pydantic-ai model string. ``solo`` names one model
+    (``claude-sonnet-4-6``), a YAML file or a pydantic-ai model string (any provider
+    pydantic-ai knows: ``azure:gpt-4o``, ``ollama:qwen3``, …); ``defuser_base_url`` /
+    ``expert_base_url`` point a model at another endpoint (an OpenAI-compatible server's
+    ``…/v1``; ``OPENAI_BASE_URL`` does so for every ``openai:`` model). ``solo`` names one model
     that holds bomb and manual (the paper's ablation; ``no_manual`` takes the manual away).
     ``clock="virtual"`` (async only) advances game time by the ``latency`` model instead of wall
     time: ``measured``, ``fixed:SECONDS`` or ``tokens`` (docs/virtual-clock.md).
@@ -79,7 +84,8 @@ def run_episode(
 
     return asyncio.run(
         run_episode_async(
-            mission, mode, defuser=defuser, expert=expert, solo=solo, no_manual=no_manual,
+            mission, mode, defuser=defuser, expert=expert, defuser_base_url=defuser_base_url,
+            expert_base_url=expert_base_url, solo=solo, no_manual=no_manual,
             pools=pools, clock=clock, latency=latency, config=config, settings=settings,
             on_start=on_start, on_turn=on_turn,
             handle_signals=True,
@@ -93,6 +99,8 @@ async def run_episode_async(
     *,
     defuser: str | None = None,
     expert: str | None = None,
+    defuser_base_url: str | None = None,
+    expert_base_url: str | None = None,
     solo: str | None = None,
     no_manual: bool = False,
     pools: Path | None = None,
@@ -110,7 +118,8 @@ async def run_episode_async(
     from gptnt.services.bus import redis_url as resolve_redis
     from gptnt.services.manager import Interrupt, play_episode
 
-    layered = _layered(config, settings, defuser=defuser, expert=expert)
+    urls = {"defuser_base_url": defuser_base_url, "expert_base_url": expert_base_url}
+    layered = _layered(config, settings, defuser=defuser, expert=expert, **urls)
     prepared = await _prepare(mode, layered, mission, solo, no_manual, pools, clock, latency)
     if on_start is not None:
         on_start(prepared.starting)
@@ -162,9 +171,11 @@ async def _prepare(
     )
     # Unknown players, then keys, endpoints, the game and Redis (checked and probed), then a
     # bad manual.
+    urls = {"defuser": cfg.players.defuser_base_url, "expert": cfg.players.expert_base_url}
     seats = resolve_lineup(
         *names, solo=solo, manual=manual, no_manual=no_manual, read_manual=False,
         rule_seed=rule_seed, names={r: layered.named(f"players.{r}") for r in ROLES},
+        base_urls=urls,
     )  # fmt: skip
     needs = dataclasses.replace(needs, players=[c.config for c in seats if c and c.config])
     check_inputs(needs)
@@ -174,6 +185,7 @@ async def _prepare(
         found.id, mode, solo or cfg.players.defuser, cfg.players.expert,  # type: ignore[arg-type]
         seed=cfg.players.seed, solo=solo is not None, no_manual=no_manual, manual=manual,
         rule_seed=rule_seed, clock=clock, latency=latency,  # type: ignore[arg-type]
+        defuser_base_url=urls["defuser"], expert_base_url=urls["expert"],
     )  # fmt: skip
     settings = EpisodeSettings.from_config(cfg)
     check_turns(lineup, settings)  # every turn leaves its model call time (the Budget)
@@ -210,12 +222,16 @@ def _layered(
     *,
     defuser: str | None,
     expert: str | None,
+    defuser_base_url: str | None = None,
+    expert_base_url: str | None = None,
 ) -> Layered:
     from gptnt.config import Layered, load_config
 
     flags = dict(settings or {})
     names = {key: "settings" for key in flags}
-    for role, name in (("defuser", defuser), ("expert", expert)):
+    given = (("defuser", defuser), ("expert", expert), ("defuser_base_url", defuser_base_url),
+             ("expert_base_url", expert_base_url))  # fmt: skip
+    for role, name in given:
         if name is not None:
             flags[f"players.{role}"] = name
             names[f"players.{role}"] = f"argument {role}"

@@ -114,6 +114,11 @@ class PlayersConfig(_Section):
     """Seed of the players' own randomness (scripted random play, sampling where supported)."""
     manual: str = "generated"
     """The manual a model Expert reads: ``generated`` or a manual directory."""
+    defuser_base_url: str | None = None
+    """The Defuser model's endpoint (an OpenAI-compatible server's ``…/v1``), over its
+    config's ``base_url``; a solo model's too."""
+    expert_base_url: str | None = None
+    """The Expert model's endpoint, over its config's ``base_url``."""
 
 
 class TimingConfig(_Section):

@@ -30,6 +30,13 @@ from gptnt.endpoints import url_problem
 from gptnt.errors import ConfigError
 from gptnt.players.backends import api_key, check_endpoint
 from gptnt.players.config import PlayerConfig
+from gptnt.players.providers import (
+    OWN_PROVIDERS,
+    build_model,
+    env_base_url,
+    model_base_url,
+    openai_client,
+)
 
 if TYPE_CHECKING:
     from gptnt.missions import Mission
@@ -208,7 +215,10 @@ async def _probe_model(config: PlayerConfig, key: str) -> None:
     """GET the provider's model list: free, fast, and it needs a valid key."""
     import httpx
 
-    base = (config.base_url or _DEFAULT_BASE[config.provider]).rstrip("/")
+    if config.provider not in OWN_PROVIDERS:
+        await _probe_inferred(config, key)
+        return
+    base = (config.base_url or env_base_url(config) or _DEFAULT_BASE[config.provider]).rstrip("/")
     headers: dict[str, str]
     if config.provider == "anthropic":
         url = f"{base}/v1/models"
@@ -234,6 +244,37 @@ async def _probe_model(config: PlayerConfig, key: str) -> None:
             "check the key"
         )
     # Any other answer (even 404 from a server without a model list) shows it is up.
+
+
+async def _probe_inferred(config: PlayerConfig, key: str) -> None:
+    """A provider pydantic-ai builds: its model list through its own OpenAI client (Azure's
+    ``/openai/models?api-version=…``, OpenRouter's, Ollama's ``/v1/models``). A provider with
+    another SDK (Bedrock's boto3, Groq's, Mistral's) is built (so its endpoint and credentials
+    are checked) but not probed."""
+    import openai
+
+    model = build_model(config, key or None)
+    client = openai_client(model)
+    if client is None:
+        return
+    who = f"player {config.name or config.model}"
+    base = model_base_url(model) or "its endpoint"
+    try:
+        async with asyncio.timeout(PROBE_S):
+            await client.with_options(timeout=PROBE_S, max_retries=0).models.list()  # type: ignore[attr-defined]
+    except (openai.AuthenticationError, openai.PermissionDeniedError) as err:
+        raise ConfigError(
+            f"{who}: {base} rejected the API key (HTTP {err.status_code}); check the key"
+        ) from None
+    except (openai.APIConnectionError, TimeoutError) as err:
+        reason = (
+            _no_answer() if isinstance(err, (TimeoutError, openai.APITimeoutError)) else _line(err)
+        )
+        raise ConfigError(
+            f"{who}: base_url: {base} is not answering ({reason}); start the server or fix base_url"
+        ) from None
+    except openai.APIStatusError:
+        pass  # any other answer (even 404 from a server without a model list) shows it is up
 
 
 def _no_answer() -> str:

@@ -115,6 +115,8 @@ def result_table(summaries: list[Summary]):  # type: ignore[no-untyped-def]
 RUN_SETTINGS = {
     "defuser": "players.defuser",
     "expert": "players.expert",
+    "defuser_base_url": "players.defuser_base_url",
+    "expert_base_url": "players.expert_base_url",
     "manual": "players.manual",
     "seed": "players.seed",
     "game": "game.backend",
@@ -147,6 +149,21 @@ _Expert = Annotated[
     typer.Option(
         help="The Expert: oracle, idle or random (scripted), or a model as for --defuser; "
         "default oracle (setting players.expert)."
+    ),
+]
+_DefuserBaseUrl = Annotated[
+    str | None,
+    typer.Option(
+        help="The Defuser model's endpoint, over its config's base_url: an OpenAI-compatible "
+        "server (http://127.0.0.1:8000/v1), or another endpoint of its provider (Azure: the "
+        "resource). OPENAI_BASE_URL does the same for every openai: model "
+        "(setting players.defuser_base_url)."
+    ),
+]
+_ExpertBaseUrl = Annotated[
+    str | None,
+    typer.Option(
+        help="The Expert model's endpoint, as --defuser-base-url (setting players.expert_base_url)."
     ),
 ]
 _Solo = Annotated[
@@ -228,6 +245,8 @@ def run(
     mode: _Mode = "async",
     defuser: _Defuser = None,
     expert: _Expert = None,
+    defuser_base_url: _DefuserBaseUrl = None,
+    expert_base_url: _ExpertBaseUrl = None,
     solo: _Solo = None,
     no_manual: _NoManual = False,
     manual: _Manual = None,

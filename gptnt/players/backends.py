@@ -48,6 +48,7 @@ from gptnt.players.conversation import (
     ImagePart,
     TextPart,
 )
+from gptnt.players.providers import OWN_PROVIDERS, build_model, env_base_url, model_base_url
 from gptnt.resources import configs_dir
 
 OFFLINE_ENV = "GPTNT_OFFLINE"
@@ -167,13 +168,20 @@ def load_prices(path: Path | None = None) -> dict[str, Price]:
 
 
 def check_endpoint(config: PlayerConfig) -> None:
-    """Refuse a non-local endpoint while ``GPTNT_OFFLINE`` is set (tests never call real APIs)."""
+    """Refuse a non-local endpoint while ``GPTNT_OFFLINE`` is set (tests never call real APIs).
+    The endpoint is the config's ``base_url``, else the provider's own variable, else (for a
+    provider pydantic-ai builds) the URL its provider reports. Such a provider is built here,
+    always: a missing SDK, endpoint or credential is told before anything starts."""
+    model = None
+    if config.provider not in OWN_PROVIDERS:
+        model = build_model(config, api_key(config) or None)
     if os.environ.get(OFFLINE_ENV, "") not in ("1", "true", "yes"):
         return
-    host = urlparse(config.base_url).hostname if config.base_url else None
+    url = config.base_url or env_base_url(config) or (model_base_url(model) if model else None)
+    host = urlparse(url).hostname if url else None
     if host is None or not _is_local(host):
         raise PlayerConfigError(
-            f"player {config.name or config.model}: base_url {config.base_url!r} is not on this "
+            f"player {config.name or config.model}: base_url {url!r} is not on this "
             f"machine and {OFFLINE_ENV} is set; point base_url at a local server"
         )
 
@@ -186,11 +194,12 @@ class ModelBackend:
         self.config = config
         self.cache_points = config.provider in CACHE_POINT_PROVIDERS
         key = api_key(config)
-        self._model = _BUILDERS[config.provider](config, key)
+        self._model = build_model(config, key or None)
         prices = load_prices() if prices is None else prices
         self._price = prices.get(config.model_name)
         self._settings = provider_settings(config)
-        secrets = {s for s in (key, *url_secrets(config.base_url)) if len(s) >= 4 and s != NO_KEY}
+        url = config.base_url or env_base_url(config)
+        secrets = {s for s in (key, *url_secrets(url)) if len(s) >= 4 and s != NO_KEY}
         self._secrets = tuple(sorted(secrets, key=len, reverse=True))
 
     async def complete(
@@ -424,6 +433,8 @@ def provider_settings(config: PlayerConfig) -> dict[str, object]:
         settings["temperature"] = config.temperature
     if config.thinking is not None:
         settings["thinking"] = False if config.thinking == "off" else config.thinking
+    if config.template_kwargs:  # vLLM reads it from the body, next to the OpenAI fields
+        settings["extra_body"] = {"chat_template_kwargs": config.template_kwargs}
     if budget and config.thinking != "off":
         if config.provider == "anthropic":
             settings["anthropic_thinking"] = {"type": "enabled", "budget_tokens": budget}
@@ -435,52 +446,31 @@ def provider_settings(config: PlayerConfig) -> dict[str, object]:
 def api_key(config: PlayerConfig) -> str:
     """The key ``config`` authenticates with, read from its ``api_key_env`` (else the
     provider's usual variable). A ``vllm:`` config that names no variable sends a placeholder
-    (a vLLM server started without ``--api-key`` takes any); every other missing key is a
-    ``PlayerConfigError`` naming the variable, before anything is sent.
+    (a vLLM server started without ``--api-key`` takes any), and so does an ``openai:`` one
+    pointed at another server (``base_url`` or ``OPENAI_BASE_URL``), as pydantic-ai does; every
+    other missing key is a ``PlayerConfigError`` naming the variable, before anything is sent.
+    A provider pydantic-ai builds reads its own variables (or credentials, Bedrock's AWS ones):
+    ``""`` unless ``api_key_env`` names one, and building it tells a missing one.
     """
+    if config.provider not in OWN_PROVIDERS and not config.api_key_env:
+        return ""
     names = (config.api_key_env,) if config.api_key_env else DEFAULT_KEY_ENV[config.provider]
     for name in names:
         if os.environ.get(name):
             return os.environ[name]
-    if not names:
+    elsewhere = config.base_url or env_base_url(config)
+    if not names or (config.provider == "openai" and not config.api_key_env and elsewhere):
         return NO_KEY
     who = f"player {config.name or config.model}"
     hint = {
         "vllm": " (any value if the vLLM server runs without --api-key)",
-        "openai": " (for an OpenAI-compatible server that needs no key, use model: vllm:…)",
+        "openai": " (for an OpenAI-compatible server that needs no key, set base_url)",
     }.get(config.provider, "")
     also = "".join(f" (or ${name})" for name in names[1:])
     raise PlayerConfigError(
         f"{who}: api_key_env: ${names[0]}{also} is not set; export it with the "
         f"{config.provider} API key{hint}"
     )
-
-
-def _openai(config: PlayerConfig, api_key: str) -> object:
-    from pydantic_ai.models.openai import OpenAIChatModel
-    from pydantic_ai.providers.openai import OpenAIProvider
-
-    provider = OpenAIProvider(base_url=config.base_url, api_key=api_key)
-    return OpenAIChatModel(config.model_name, provider=provider)
-
-
-def _anthropic(config: PlayerConfig, api_key: str) -> object:
-    from pydantic_ai.models.anthropic import AnthropicModel
-    from pydantic_ai.providers.anthropic import AnthropicProvider
-
-    provider = AnthropicProvider(api_key=api_key, base_url=config.base_url)
-    return AnthropicModel(config.model_name, provider=provider)
-
-
-def _google(config: PlayerConfig, api_key: str) -> object:
-    from pydantic_ai.models.google import GoogleModel
-    from pydantic_ai.providers.google import GoogleProvider
-
-    provider = GoogleProvider(api_key=api_key, base_url=config.base_url)
-    return GoogleModel(config.model_name, provider=provider)
-
-
-_BUILDERS = {"openai": _openai, "vllm": _openai, "anthropic": _anthropic, "google": _google}
 
 
 def _status(err: BaseException) -> int | None:

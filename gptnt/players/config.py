@@ -26,12 +26,12 @@ from gptnt.endpoints import url_problem
 from gptnt.errors import PlayerConfigError, UnknownPlayerError, UnreadableError, first_problem
 from gptnt.players.actions import CoordinateSystem, Interaction, InteractionMethod
 from gptnt.players.clock import TOKENS_FIRST_TOKEN_S, TOKENS_SECONDS_PER_TOKEN
+from gptnt.players.providers import provider_problem
 from gptnt.resources import configs_dir
 
 CONFIGS_DIR = configs_dir() / "players"
 """The packaged ``configs/players/`` folder."""
 
-PROVIDERS = ("anthropic", "openai", "google", "vllm")
 Thinking = Literal["off", "minimal", "low", "medium", "high", "max"] | None
 
 
@@ -71,11 +71,16 @@ class PlayerConfig(BaseModel):
     name: str = ""
     """Short name for records and tables (defaults to the config file's stem)."""
     model: str
-    """``provider:model-name``; provider is one of anthropic, openai, google, vllm."""
+    """``provider:model-name``: anthropic, openai, google, vllm (built by us), or any other
+    provider pydantic-ai knows (azure, bedrock, groq, ollama, openrouter, …: built by its own
+    model-string inference, ``gptnt.players.providers``)."""
     base_url: str | None = Field(None, validate_default=True)
-    """Endpoint for OpenAI-compatible servers (vLLM), or to override a provider's URL."""
+    """Endpoint for OpenAI-compatible servers (vLLM), or to override a provider's URL (Azure:
+    the resource's endpoint). Unset: the provider's own variable (``OPENAI_BASE_URL``,
+    ``AZURE_OPENAI_ENDPOINT``, …), else its default."""
     api_key_env: str | None = None
-    """Environment variable holding the API key (never the key itself)."""
+    """Environment variable holding the API key (never the key itself); unset: the
+    provider's own variable (``OPENAI_API_KEY``, ``AZURE_OPENAI_API_KEY``, …)."""
     image_size: tuple[ImageSide, ImageSide] = (640, 480)
     """``(width, height)`` in pixels of every image the model is shown."""
     temperature: float | None = Field(0.6, ge=0.0, le=2.0)
@@ -89,6 +94,11 @@ class PlayerConfig(BaseModel):
     """A cap on thinking tokens, sent where the provider takes one (Anthropic, Google: see
     ``gptnt.players.backends.THINKING_BUDGET_PROVIDERS``); elsewhere only ``thinking``'s effort
     level applies. ``None``: no cap."""
+    chat_template_kwargs: dict[str, bool | int | str] = Field(default_factory=dict)
+    """``vllm:`` only: chat-template arguments sent in every request (vLLM's
+    ``chat_template_kwargs``), over the ``serve:`` defaults, which are sent too, so a server
+    started elsewhere gets them. ``thinking: off`` adds ``enable_thinking: false`` unless set
+    here (Qwen3's templates)."""
     interaction: InteractionMethod = "set-of-marks"
     coordinates: CoordinateSystem = "absolute"
     """For ``interaction: coordinates``: absolute pixels, scaled 0–1000, or relative 0–1."""
@@ -128,11 +138,13 @@ class PlayerConfig(BaseModel):
     @classmethod
     def _known_provider(cls, value: str) -> str:
         provider, sep, name = value.partition(":")
-        if not sep or not name or provider not in PROVIDERS:
+        if not sep or not name or not provider:
             raise ValueError(
-                f"model {value!r} must be 'provider:name' with provider one of "
-                f"{', '.join(PROVIDERS)}"
+                f"model {value!r} must be 'provider:name' (e.g. openai:gpt-5.2, azure:gpt-4o)"
             )
+        problem = provider_problem(provider)
+        if problem:
+            raise ValueError(f"model {value!r}: {problem}")
         return value
 
     @field_validator("base_url")
@@ -149,6 +161,25 @@ class PlayerConfig(BaseModel):
         if problem:
             raise ValueError(f"{value!r} {problem} (e.g. http://127.0.0.1:8000/v1)")
         return value
+
+    @model_validator(mode="after")
+    def _template_kwargs_for_vllm(self) -> PlayerConfig:
+        if self.chat_template_kwargs and self.provider != "vllm":
+            raise ValueError(
+                "chat_template_kwargs: only a vllm: model's chat template takes them; drop it"
+            )
+        return self
+
+    @property
+    def template_kwargs(self) -> dict[str, bool | int | str]:
+        """What a ``vllm:`` request carries as ``chat_template_kwargs`` (empty otherwise)."""
+        if self.provider != "vllm":
+            return {}
+        merged = {**(self.serve.chat_template_kwargs if self.serve else {}),
+                  **self.chat_template_kwargs}  # fmt: skip
+        if self.thinking == "off":
+            merged.setdefault("enable_thinking", False)
+        return merged
 
     @property
     def provider(self) -> str:

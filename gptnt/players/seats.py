@@ -24,11 +24,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
 
-from gptnt.errors import PlayerConfigError, UnknownPlayerError
+from gptnt.errors import PlayerConfigError, UnknownPlayerError, first_problem
 from gptnt.players.config import CONFIGS_DIR, PlayerConfig, load_player_config
 from gptnt.players.prompts import READERS, Seat
+from gptnt.players.providers import BASE_URL_ENV, env_base_url
 from gptnt.protocol import Mode, Role
 
 if TYPE_CHECKING:
@@ -96,19 +97,31 @@ def resolve_seat(
     configs_dir: Path | None = None,
     read_manual: bool = True,
     name: str | None = None,
+    base_url: str | None = None,
 ) -> SeatChoice:
-    """Resolve ``ref`` for ``role``; ``seat`` overrides the model's prompt seat (solo).
+    """Resolve ``ref`` for ``role``; ``seat`` overrides the model's prompt seat (solo);
+    ``base_url`` (``--<role>-base-url``) the model's endpoint. A model config that names no
+    endpoint takes its SDK's variable (``OPENAI_BASE_URL``) here, once, so the record and every
+    service see the same endpoint.
 
     Raises ``PlayerConfigError`` with one line naming the value (as ``name``, default the flag
     ``--<role>``) and every kind of choice.
     ``read_manual=False`` leaves a reader's manual for ``attach_manual`` (the preflight runs
     between the two, so a missing key is told before seconds of typesetting).
     """
-    if ref in SCRIPTED_NAMES[role] and seat in (None, role):
-        return SeatChoice(role=role, ref=ref, kind="scripted", rule_seed=rule_seed)
-    if role == "defuser" and ref in SCRIPTED_SOLO and seat in SOLO_SEATS:
-        return SeatChoice(role=role, ref=ref, kind="scripted", seat=seat, rule_seed=rule_seed)
+    scripted = (ref in SCRIPTED_NAMES[role] and seat in (None, role)) or (
+        role == "defuser" and ref in SCRIPTED_SOLO and seat in SOLO_SEATS
+    )
+    if scripted and base_url is not None:
+        raise PlayerConfigError(
+            f"--{role}-base-url: the {role} is {ref!r}, a scripted player that calls no model; "
+            f"drop it or name a model with --{role}"
+        )
+    if scripted:
+        solo = seat if seat in SOLO_SEATS else None
+        return SeatChoice(role=role, ref=ref, kind="scripted", seat=solo, rule_seed=rule_seed)
     config = _model_config(role, ref, configs_dir, solo=seat not in (None, role), name=name)
+    config = _with_endpoint(config, base_url, f"--{role}-base-url")
     seat = seat or role
     choice = SeatChoice(
         role=role, ref=ref, kind="model", seat=seat, config=config, rule_seed=rule_seed
@@ -134,20 +147,26 @@ def resolve_lineup(
     rule_seed: int = 1,
     read_manual: bool = True,
     names: Mapping[Role, str] | None = None,
+    base_urls: Mapping[Role, str | None] | None = None,
 ) -> tuple[SeatChoice, SeatChoice | None]:
     """The episode's players from the CLI's flags: a pair, or one solo model and no Expert.
     ``names`` says how an error names a role's value when it did not come from ``--<role>``
-    (e.g. ``file run.yaml: players.defuser``)."""
+    (e.g. ``file run.yaml: players.defuser``); ``base_urls`` are the ``--<role>-base-url``
+    endpoints (a solo model's is the Defuser's)."""
     names = names or {}
+    urls = base_urls or {}
     if solo is not None:
         if defuser is not None or expert is not None:
             raise PlayerConfigError(
                 "--solo: one model holds both roles; drop --defuser and --expert"
             )
         seat: Seat = "solo-no-manual" if no_manual else "solo"
+        if urls.get("expert"):
+            raise PlayerConfigError("--expert-base-url: no Expert plays with --solo; drop it")
         choice = resolve_seat(
-            "defuser", solo, seat=seat, manual=manual, rule_seed=rule_seed, read_manual=read_manual
-        )
+            "defuser", solo, seat=seat, manual=manual, rule_seed=rule_seed,
+            read_manual=read_manual, base_url=urls.get("defuser"),
+        )  # fmt: skip
         return choice, None
     if no_manual:
         raise PlayerConfigError(
@@ -162,6 +181,7 @@ def resolve_lineup(
             rule_seed=rule_seed,
             read_manual=read_manual,
             name=names.get("defuser"),
+            base_url=urls.get("defuser"),
         ),
         resolve_seat(
             "expert",
@@ -170,6 +190,7 @@ def resolve_lineup(
             rule_seed=rule_seed,
             read_manual=read_manual,
             name=names.get("expert"),
+            base_url=urls.get("expert"),
         ),
     )
 
@@ -241,6 +262,19 @@ def _model_config(
         f"{flag} {ref!r}: not {scripted}a player config ({configs}), a YAML file, or a "
         "'provider:model' string"
     )
+
+
+def _with_endpoint(config: PlayerConfig, base_url: str | None, flag: str) -> PlayerConfig:
+    """``config`` with ``base_url`` (checked as the config's own field), else its SDK's
+    variable's endpoint when it names none."""
+    url = base_url or (None if config.base_url else env_base_url(config))
+    if url is None:
+        return config
+    try:
+        return PlayerConfig.model_validate({**config.model_dump(), "base_url": url})
+    except ValidationError as err:
+        where = flag if base_url else f"${BASE_URL_ENV[config.provider]}"
+        raise PlayerConfigError(f"{where}: {first_problem(err, whole='config')}") from None
 
 
 def _load_manual(source: str, rule_seed: int):  # type: ignore[no-untyped-def]

@@ -45,6 +45,8 @@ class EpisodeSpec(BaseModel):
     attempt: int = Field(default=1, ge=1)
     clock: Clock = "wall"  # async: the wall clock (the paper's) or the virtual clock
     latency: str | None = None  # the virtual clock's latency model (``gptnt.players.clock``)
+    defuser_base_url: str | None = None  # --defuser-base-url: the Defuser model's endpoint
+    expert_base_url: str | None = None  # --expert-base-url: the Expert model's endpoint
 
     @model_validator(mode="after")
     def _clock_needs_async_and_latency(self) -> EpisodeSpec:
@@ -70,7 +72,8 @@ class EpisodeSpec(BaseModel):
              *, repeat: int = 0, seed: int = 0, attempt: int = 1, solo: bool = False,
              no_manual: bool = False, manual: str = "generated", rule_seed: int = 1,
              time_factor: float = 1.0, suite: str | None = None, clock: Clock = "wall",
-             latency: str | None = None) -> EpisodeSpec:  # fmt: skip
+             latency: str | None = None, defuser_base_url: str | None = None,
+             expert_base_url: str | None = None) -> EpisodeSpec:  # fmt: skip
         players = (
             f"solo-{player_slug(defuser)}{'-nomanual' if no_manual else ''}" if solo
             else f"{player_slug(defuser)}-{player_slug(expert)}"
@@ -84,7 +87,8 @@ class EpisodeSpec(BaseModel):
         return cls(key=key, mission_id=mission_id, mode=mode, defuser=defuser, expert=expert,
                    seed=seed, repeat=repeat, attempt=attempt, solo=solo, no_manual=no_manual,
                    manual=manual, rule_seed=rule_seed, time_factor=time_factor, suite=suite,
-                   clock=clock, latency=latency)  # fmt: skip
+                   clock=clock, latency=latency, defuser_base_url=defuser_base_url,
+                   expert_base_url=expert_base_url)  # fmt: skip
 
     @property
     def policy_seed(self) -> int:
@@ -94,11 +98,17 @@ class EpisodeSpec(BaseModel):
 
     def lineup(self) -> tuple[SeatChoice, SeatChoice | None]:
         """The resolved players (``PlayerConfigError`` for an unknown one); no Expert if solo."""
+        urls = {"defuser": self.defuser_base_url, "expert": self.expert_base_url}
         if self.solo:
             return resolve_lineup(None, None, solo=self.defuser, manual=self.manual,
-                                  no_manual=self.no_manual, rule_seed=self.rule_seed)  # fmt: skip
+                                  no_manual=self.no_manual, rule_seed=self.rule_seed,
+                                  base_urls=urls)  # fmt: skip
         return resolve_lineup(
-            self.defuser, self.expert, manual=self.manual, rule_seed=self.rule_seed
+            self.defuser,
+            self.expert,
+            manual=self.manual,
+            rule_seed=self.rule_seed,
+            base_urls=urls,
         )
 
     def conditions(self, time_limit: int) -> Conditions:
