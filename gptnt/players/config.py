@@ -144,7 +144,7 @@ class PlayerConfig(BaseModel):
             )
         problem = provider_problem(provider)
         if problem:
-            raise ValueError(f"model {value!r}: {problem}")
+            raise ValueError(f"{value!r}: {problem}")
         return value
 
     @field_validator("base_url")
