@@ -84,7 +84,7 @@ def model_base_url(model: object) -> str | None:
     """The endpoint a built model sends to, as its provider says (``None``: unknown)."""
     try:
         url = model.base_url  # type: ignore[attr-defined]
-    except Exception:  # noqa: BLE001 - a provider that cannot say has no URL to check
+    except Exception:  # a provider that cannot say has no URL to check
         return None
     return str(url) if url else None
 
