@@ -59,6 +59,7 @@ _COMMAND_MODULES = [
     "diag",
     "sanzaru",
     "config",
+    "doctor",
 ]
 
 for _name in _COMMAND_MODULES:
