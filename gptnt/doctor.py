@@ -24,7 +24,7 @@ from gptnt.errors import ConfigError, GptntError
 from gptnt.players.config import PlayerConfig
 from gptnt.preflight import PROBE_S, SIM_BACKENDS
 
-Status = Literal["ok", "FAIL", "skip"]
+CheckStatus = Literal["ok", "FAIL", "skip"]
 X_SOCKETS = Path("/tmp/.X11-unix")
 """The X server's socket folder (``X<display number>`` inside)."""
 
@@ -34,7 +34,7 @@ class Check:
     """One line of the report."""
 
     name: str
-    status: Status
+    status: CheckStatus
     detail: str
 
     def line(self) -> str:
