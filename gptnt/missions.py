@@ -114,16 +114,34 @@ def _read_json(path: Path) -> object:
 _NOT_MISSIONS = frozenset({"suites", "sanzaru"})
 
 
-def mission_paths(directory: Path) -> dict[str, Path]:
-    """Mission files by id (the file stem), without reading them: one broken file then breaks
-    only the commands that need it."""
-    if not directory.is_dir():
-        raise MissionError(f"missions directory {directory} does not exist")
-    return {
-        path.stem: path
-        for path in sorted(directory.glob("*/*.json"))
+def _mission_files(directory: Path | None) -> list[Path]:
+    """The mission files of ``directory``; with none given, of the missions directory and the
+    user's own (``gptnt.resources.user_dir() / "missions"``, when it exists)."""
+    roots = [Path(directory)] if directory is not None else [missions_dir()]
+    if directory is None and (resources.user_dir() / "missions").is_dir():
+        roots.append(resources.user_dir() / "missions")
+    if not roots[0].is_dir():
+        raise MissionError(f"missions directory {roots[0]} does not exist")
+    return [
+        path
+        for root in roots
+        for path in sorted(root.glob("*/*.json"))
         if path.parent.name not in _NOT_MISSIONS
-    }
+    ]
+
+
+def mission_paths(directory: Path | None = None) -> dict[str, Path]:
+    """Mission files by id (the file stem), without reading them: one broken file then breaks
+    only the commands that need it. An id found twice is an error naming both files."""
+    paths: dict[str, Path] = {}
+    for path in _mission_files(directory):
+        if path.stem in paths:
+            raise MissionError(
+                f"{path}: mission {path.stem!r} is already defined by {paths[path.stem]}; "
+                "rename one of them"
+            )
+        paths[path.stem] = path
+    return paths
 
 
 def load_mission_file(path: Path) -> Mission:
@@ -139,22 +157,12 @@ def load_mission_file(path: Path) -> Mission:
 
 
 def load_missions(directory: Path | None = None) -> dict[str, Mission]:
-    """Every mission under ``directory`` (default: the repository's ``missions/``) by id.
+    """Every mission under ``directory`` (default: the packaged missions and the user's) by id.
 
     Order: multi-module missions 1–10, then single-module ones grouped by module (in the
     protocol's module order) and seed.
     """
-    directory = Path(directory or missions_dir())
-    if not directory.is_dir():
-        raise MissionError(f"missions directory {directory} does not exist")
-    missions: dict[str, Mission] = {}
-    for path in sorted(directory.glob("*/*.json")):
-        if path.parent.name in _NOT_MISSIONS:
-            continue
-        mission = load_mission_file(path)
-        if mission.id in missions:
-            raise MissionError(f"{path}: id: {mission.id!r} is defined twice")
-        missions[mission.id] = mission
+    missions = {key: load_mission_file(path) for key, path in mission_paths(directory).items()}
     return {m.id: m for m in sorted(missions.values(), key=_catalogue_key)}
 
 
@@ -178,7 +186,7 @@ def unknown_name(
 
 def get_mission(mission_id: str, directory: Path | None = None) -> Mission:
     """One mission by id, reading only its file; an unknown id names close matches."""
-    paths = mission_paths(Path(directory or missions_dir()))
+    paths = mission_paths(directory)
     path = paths.get(mission_id)
     if path is None:
         raise unknown_name("mission", mission_id, paths)

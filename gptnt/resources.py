@@ -3,10 +3,17 @@
 Prompts, player configs, prices, missions, suites and the built manual are package data. An
 installed wheel carries them under ``gptnt/_data/<folder>/`` (see setup.py); an editable install
 or a checkout reads the repository's top-level folders of the same names.
+
+A user adds missions and player configs of their own without touching the package: the user
+folder (``$GPTNT_HOME``, default ``~/.config/gptnt``) may hold ``missions/<group>/<id>.json``
+and ``configs/players/<name>.yaml``. User missions join the packaged ones (an id defined in both
+is an error naming both files); a user player config of a packaged name is the one used, so a
+lab can pin its own settings under a familiar name.
 """
 
 from __future__ import annotations
 
+import os
 from importlib.resources import files
 from pathlib import Path
 
@@ -38,3 +45,17 @@ def missions_dir() -> Path:
 def manual_dir() -> Path:
     """The built manual of the default ruleset (text and page images)."""
     return data_dir("manual")
+
+
+HOME_ENV = "GPTNT_HOME"
+
+
+def user_dir() -> Path:
+    """The user's own folder of missions and player configs (``$GPTNT_HOME``)."""
+    home = os.environ.get(HOME_ENV)
+    return Path(home).expanduser() if home else Path.home() / ".config" / "gptnt"
+
+
+def player_config_dirs() -> list[Path]:
+    """Where named player configs are looked up, first match wins: the user's, then ours."""
+    return [user_dir() / "configs" / "players", configs_dir() / "players"]

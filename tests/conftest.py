@@ -14,15 +14,18 @@ import pytest
 from fake_openai import FakeServer, serve
 
 from gptnt.players.backends import OFFLINE_ENV
+from gptnt.resources import HOME_ENV
 from gptnt.services.bus import EmbeddedRedis
 
 PROVIDER_KEYS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY")
 
 
 @pytest.fixture(autouse=True)
-def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Only model endpoints on this machine are allowed, and no real provider key is in reach."""
+def _offline(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Only model endpoints on this machine are allowed, no real provider key is in reach, and
+    the user folder of missions and player configs is an empty one of the test's own."""
     monkeypatch.setenv(OFFLINE_ENV, "1")
+    monkeypatch.setenv(HOME_ENV, str(tmp_path_factory.mktemp("gptnt-home")))
     for key in PROVIDER_KEYS:
         monkeypatch.delenv(key, raising=False)
 

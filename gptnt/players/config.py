@@ -27,7 +27,7 @@ from gptnt.errors import PlayerConfigError, UnknownPlayerError, UnreadableError,
 from gptnt.players.actions import CoordinateSystem, Interaction, InteractionMethod
 from gptnt.players.clock import TOKENS_FIRST_TOKEN_S, TOKENS_SECONDS_PER_TOKEN
 from gptnt.players.providers import provider_problem
-from gptnt.resources import configs_dir
+from gptnt.resources import configs_dir, player_config_dirs
 
 CONFIGS_DIR = configs_dir() / "players"
 """The packaged ``configs/players/`` folder."""
@@ -194,20 +194,31 @@ class PlayerConfig(BaseModel):
         return Interaction(self.interaction, self.coordinates, self.image_size)
 
 
+def config_dirs(configs_dir: Path | None = None) -> list[Path]:
+    """Where a named config is looked up, first match wins: ``configs_dir`` if given, else the
+    user's ``configs/players/`` (``gptnt.resources.user_dir``), then the packaged one."""
+    return [configs_dir] if configs_dir is not None else player_config_dirs()
+
+
+def known_configs(configs_dir: Path | None = None) -> list[str]:
+    """The names of every config that ``load_player_config`` finds by name."""
+    return sorted({p.stem for d in config_dirs(configs_dir) for p in d.glob("*.yaml")})
+
+
 def load_player_config(ref: str, configs_dir: Path | None = None) -> PlayerConfig:
-    """A config from a file path, a config name in ``configs/players/``, or a model string."""
-    folder = configs_dir or CONFIGS_DIR
+    """A config from a file path, a config name (the user's or ours), or a model string."""
     path = Path(ref)
     if path.suffix in (".yaml", ".yml") and path.is_file():
         return _from_file(path)
-    named = folder / f"{ref}.yaml"
-    if named.is_file():
-        return _from_file(named)
+    for folder in config_dirs(configs_dir):
+        named = folder / f"{ref}.yaml"
+        if named.is_file():
+            return _from_file(named)
     if ":" in ref:
         return _validated({"model": ref, "name": ref.partition(":")[2]}, ref)
-    known = ", ".join(sorted(p.stem for p in folder.glob("*.yaml"))) or "none"
+    known = ", ".join(known_configs(configs_dir)) or "none"
     raise UnknownPlayerError(
-        f"player {ref!r} is not a YAML path, a config in {folder} ({known}), or a "
+        f"player {ref!r} is not a YAML path, a player config ({known}), or a "
         "'provider:model' string"
     )
 

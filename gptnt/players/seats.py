@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from gptnt.errors import PlayerConfigError, UnknownPlayerError, first_problem
-from gptnt.players.config import CONFIGS_DIR, PlayerConfig, load_player_config
+from gptnt.players.config import PlayerConfig, known_configs, load_player_config
 from gptnt.players.prompts import READERS, Seat
 from gptnt.players.providers import BASE_URL_ENV, env_base_url
 from gptnt.protocol import Mode, Role
@@ -254,8 +254,7 @@ def _model_config(
         return load_player_config(ref, configs_dir)
     except UnknownPlayerError:
         pass  # a config that exists but is wrong raises its own error, naming the field
-    folder = configs_dir or CONFIGS_DIR
-    configs = ", ".join(sorted(p.stem for p in folder.glob("*.yaml"))) or "none"
+    configs = ", ".join(known_configs(configs_dir)) or "none"
     flag = name or ("--solo" if solo else f"--{role}")
     scripted = "" if solo else f"a scripted {role} ({', '.join(SCRIPTED_NAMES[role])}), "
     raise PlayerConfigError(

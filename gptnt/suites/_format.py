@@ -108,7 +108,7 @@ def _load(ref: str, directory: Path | None, seen: tuple[str, ...]) -> Suite:
         raise MissionError(f"{path}: {first_problem(err, whole='file')}") from None
     if path.parent == suites_dir(directory) and suite.name != path.stem:
         raise MissionError(f"{path}: name: {suite.name!r} must equal the file name {path.stem!r}")
-    catalogue = mission_paths(Path(directory or missions_dir()))
+    catalogue = mission_paths(directory)
     missions: list[str] = []
     for i, item in enumerate(suite.missions):
         if item.startswith("@"):
