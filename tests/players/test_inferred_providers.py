@@ -162,3 +162,66 @@ def test_unknown_and_unbuildable_providers_are_one_line_each(
 def test_a_provider_whose_sdk_is_missing_says_what_to_install() -> None:
     with pytest.raises(PlayerConfigError, match=r"pydantic-ai-slim\[groq\]"):
         check_inputs(Needs(players=[load_player_config("groq:llama-3.3-70b")]))
+
+
+class BedrockServer:
+    """Bedrock Runtime's Converse route, ``POST /model/<modelId>/converse``: what each request
+    carried (the model in the path, boto3's SigV4 ``Authorization``, the body)."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, str, dict[str, Any]]] = []
+        self.url = ""
+
+    @contextmanager
+    def serving(self) -> Iterator[BedrockServer]:
+        from starlette.applications import Starlette
+        from starlette.requests import Request
+        from starlette.responses import JSONResponse
+        from starlette.routing import Route
+
+        async def converse(request: Request) -> JSONResponse:
+            body = json.loads(await request.body())
+            auth = request.headers.get("authorization", "")
+            self.seen.append((request.path_params["model"], auth, body))
+            return JSONResponse({
+                "output": {"message": {"role": "assistant", "content": [{"text": "<thoughts>"
+                           "ok</thoughts>"}]}},
+                "stopReason": "end_turn",
+                "usage": {"inputTokens": 31, "outputTokens": 5, "totalTokens": 36},
+                "metrics": {"latencyMs": 1},
+            })  # fmt: skip
+
+        app = Starlette(routes=[Route("/model/{model}/converse", converse, methods=["POST"])])
+        with loopback(app) as url:
+            self.url = url
+            yield self
+
+
+async def test_bedrock_converse_signed_with_sigv4_over_a_loopback_endpoint(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pytest.importorskip("boto3")
+    for name, value in (("AWS_ACCESS_KEY_ID", "AKIDLOOPBACKTEST"),
+                        ("AWS_SECRET_ACCESS_KEY", "loopback-secret"),
+                        ("AWS_DEFAULT_REGION", "eu-west-1")):  # fmt: skip
+        monkeypatch.setenv(name, value)
+    server = BedrockServer()
+    with server.serving():
+        config = load_player_config("bedrock:anthropic.claude-test-v1").model_copy(
+            update={"base_url": server.url, "transport_retries": 0}
+        )
+        check_inputs(Needs(players=[config]))  # built, and the endpoint is on this machine
+        price = Price(input=3.0, output=15.0)
+        backend = ModelBackend(config, prices={"anthropic.claude-test-v1": price})
+        request = ChatRequest(system="s", messages=(UserMessage(parts=(TextPart("hi"),)),))
+        reply = await backend.complete(request, deadline_s=30)
+    assert reply.failure is None, reply.record.error
+    assert reply.text == "<thoughts>ok</thoughts>"
+    model, auth, body = server.seen[0]
+    assert model == "anthropic.claude-test-v1"
+    assert auth.startswith("AWS4-HMAC-SHA256 Credential=AKIDLOOPBACKTEST/")
+    assert "/eu-west-1/bedrock/aws4_request" in auth
+    assert body["inferenceConfig"]["maxTokens"] == config.max_tokens
+    assert body["inferenceConfig"]["temperature"] == config.temperature
+    assert reply.record.usage.input_tokens == 31
+    assert reply.record.cost_usd == pytest.approx((31 * 3.0 + 5 * 15.0) / 1e6)
