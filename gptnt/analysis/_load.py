@@ -135,6 +135,17 @@ class RecordedEpisode:
         return extra
 
     @property
+    def manual(self) -> str:
+        """The manual a model read, by identity (``generated:rule-seed-1:…``,
+        ``imported:<sha256>`` for the official one); ``none`` when played without one; ``–``
+        when no model read one (scripted players)."""
+        read = next((p.manual for p in self.players if p.manual), None)
+        if read is not None:
+            return read
+        c = self.conditions
+        return "none" if c is not None and c.no_manual else "–"
+
+    @property
     def conditions(self) -> Conditions | None:
         """The suite settings the episode was played under (``None`` before suites recorded
         them)."""

@@ -161,7 +161,7 @@ def _grid_rows(
 
 
 def module_grid(episodes: Sequence[RecordedEpisode], mode: str) -> Table:
-    single = [e for e in episodes if _single(e) and _policy(e, "defuser") != RANDOM]
+    single = [e for e in episodes if _single(e)]
     selfplay = [e for e in single if e.player("expert") is not None
                 and _policy(e, "defuser") == _policy(e, "expert")]  # fmt: skip
     kinds = _kinds(selfplay)
@@ -190,8 +190,7 @@ def module_grid(episodes: Sequence[RecordedEpisode], mode: str) -> Table:
 
 
 def pairing_grid(episodes: Sequence[RecordedEpisode], mode: str) -> Table:
-    single = [e for e in episodes if _single(e) and e.mode == mode and e.player("expert")
-              and _policy(e, "defuser") != RANDOM]  # fmt: skip
+    single = [e for e in episodes if _single(e) and e.mode == mode and e.player("expert")]
     by: dict[tuple[str, str], list[RecordedEpisode]] = defaultdict(list)
     for e in single:
         by[(e.defuser + e.condition, e.expert)].append(e)

@@ -108,12 +108,16 @@ def episode_index(episodes: Sequence[RecordedEpisode]) -> Table:
         modules = f"{s.modules_solved}/{len(s.modules)}" if s else None
         rows.append((e.run, e.episode_id, e.mission_id, e.mode, e.defuser, e.expert, e.status,
                      e.outcome, modules, s.strikes if s else None, len(e.turns),
-                     (s.reason if s else e.ended.reason if e.ended else "no summary")))  # fmt: skip
+                     (s.reason if s else e.ended.reason if e.ended else "no summary"),
+                     e.manual))  # fmt: skip
     return Table(
         "episode_index", "Every episode", "(viewer index)",
         ("run", "episode", "mission", "mode", "defuser", "expert", "status", "outcome",
-         "modules", "strikes", "turns", "reason"),
+         "modules", "strikes", "turns", "reason", "manual"),
         tuple(rows),
+        "Manual: the one a model read, by identity (generated:rule-seed-N:… typeset from the "
+        "rules; imported:<sha256> the official manual the paper's Expert read); none: played "
+        "without; –: no model read one.",
     )  # fmt: skip
 
 

@@ -197,8 +197,10 @@ def write_episode_page(
         if s
         else f"{episode.status}: no summary"
     )
+    stripped = any(t.frames for t in turns) and not (episode.dir / "frames").is_dir()
     about = (
-        f"Mission {escape(episode.mission_id)}, {escape(episode.mode)}; Defuser "
+        ("These records were copied without their frames/: no images to show. " if stripped else "")
+        + f"Mission {escape(episode.mission_id)}, {escape(episode.mode)}; Defuser "
         f"{escape(episode.defuser)}, Expert {escape(episode.expert)}; {escape(outcome)}; "
         f"status {escape(episode.status)}, attempt {episode.attempt}; run {escape(episode.run)}"
     )
@@ -292,6 +294,8 @@ def _images(
 ) -> list[dict[str, str]]:
     if t.role != "defuser":
         return []
+    if t.frames and not frame_path(episode.dir, t.frames[-1]).exists():
+        return []  # a copy of the records without its frames/ (the page says so)
     if t.shown:  # a model: exactly what it was sent
         return [{"caption": s.caption, "src": _copy(episode.dir, s.image, assets)}
                 for s in t.shown]  # fmt: skip

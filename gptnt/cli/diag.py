@@ -127,9 +127,12 @@ def run(
         check_endpoint(config)
         pages = ()
         if manifest.task == "manual_vqa" and not no_manual:
-            from gptnt.manual import load_manual
+            from gptnt.manual import PAPER, load_manual, resolve_source
 
-            pages = tuple(load_manual("generated", rule_seed=manifest.rule_seed).pages)
+            source, notice = resolve_source(PAPER, manifest.rule_seed)
+            if notice:
+                typer.echo(notice, err=True)
+            pages = tuple(load_manual(source, rule_seed=manifest.rule_seed).pages)
         answerer = ModelAnswerer(config, manual_pages=pages)
         method = paradigm or config.interaction
         coordinates = config.coordinates

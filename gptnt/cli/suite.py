@@ -79,8 +79,9 @@ NoManual = Annotated[
 ]  # fmt: skip
 Manual = Annotated[
     str | None,
-    typer.Option(help="The manual models read: 'generated' or a manual directory; default the "
-                 "suite's (setting players.manual)."),
+    typer.Option(help="The manual models read: 'paper' (the official manual if imported with "
+                 "`gptnt manual import`, else the generated one), 'official', 'generated' or a "
+                 "manual directory; default the suite's (setting players.manual)."),
 ]  # fmt: skip
 Defuser = Annotated[
     str | None,
@@ -155,10 +156,21 @@ def _selection(players: str | None, only: str | None, modes: str | None, repeats
 
 
 def _expand(ref: str, selection: Selection) -> tuple[Suite, list[SuiteEpisode]]:
+    """The suite's episodes, each with the manual it will read resolved (``paper``: the
+    official manual if imported, else the generated one, said once on stderr)."""
+    from gptnt.manual import resolve_source
     from gptnt.suites import expand, load_suite
 
     suite = load_suite(ref)
-    return suite, expand(suite, selection)
+    episodes = []
+    said: set[str] = set()
+    for ep in expand(suite, selection):
+        source, notice = resolve_source(ep.manual, ep.rule_seed)
+        if notice and notice not in said and not ep.no_manual:
+            said.add(notice)
+            typer.echo(notice, err=True)
+        episodes.append(ep.model_copy(update={"manual": source}) if source != ep.manual else ep)
+    return suite, episodes
 
 
 # ----------------------------------------------------------------------------- list, show

@@ -11,7 +11,7 @@
       "pairings": "cross",              # self | cross | solo
       "players": ["oracle", "random"],  # the default players (``--players`` overrides)
       "no_manual": false,               # solo only: play without the manual
-      "manual": "generated",
+      "manual": "paper",                # official if imported, else generated
       "time_factors": [1.0],            # the missions' time limits scaled by each factor
       "rule_seeds": [1]
     }
@@ -51,7 +51,10 @@ class Suite(BaseModel):
     pairings: Pairings = "self"
     players: list[str] = Field(default_factory=lambda: ["oracle"], min_length=1)
     no_manual: bool = False
-    manual: str = "generated"
+    manual: str = "paper"
+    """The manual an Expert or solo model reads: ``paper`` (the imported official manual when
+    there is one, else the generated one, said in one line), ``official``, ``generated`` or
+    a manual directory (``gptnt.manual.resolve_source``)."""
     time_factors: list[float] = Field(default_factory=lambda: [1.0], min_length=1)
     rule_seeds: list[int] = Field(default_factory=lambda: [1], min_length=1)
 

@@ -108,8 +108,9 @@ def _system_tokens(interaction: Interaction, seat: str, mode: str) -> int:
 def _manual_size(source: str) -> tuple[int, int]:
     """(text tokens, pages) of a manual. ``generated``: the repository's typeset v1 manual
     (other rule seeds change the wording, not the page count)."""
-    from gptnt.manual import load
+    from gptnt.manual import load, resolve_source
 
+    source, _ = resolve_source(source)
     root = manual_dir() if source == "generated" else Path(source)
     manual = load(root)
     text = sum(len(p.text) for p in manual.pages)
