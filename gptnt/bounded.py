@@ -61,6 +61,11 @@ IMAGE_SIDE = (16, 4096)
 """Pixels of a side of an image shown to a model."""
 MAX_COUNT = 1_000_000
 """Any count a setting gives (tokens, images, retries are bounded tighter where they are)."""
+MAX_REPEATS = 1000
+"""Episodes per mission, mode and pairing at most (the paper plays 10); more is a typo that
+would expand to millions of episodes before anything is checked."""
+MAX_GAMES = 64
+"""Games played in parallel at most: each is a set of services and a game of its own."""
 
 
 def _mib(size: int) -> str:

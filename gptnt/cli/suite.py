@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from gptnt.bounded import MAX_GAMES, MAX_REPEATS
 from gptnt.cli.config import ConfigFile
 from gptnt.cli.run import Game, Out, Pools, RedisUrl
 from gptnt.records import usd
@@ -62,7 +63,10 @@ Only = Annotated[
 Modes = Annotated[
     str | None, typer.Option(help="Comma list: only these modes of the suite (sync, async).")
 ]
-Repeats = Annotated[int | None, typer.Option(min=1, help="Episodes per mission, mode and pairing.")]
+Repeats = Annotated[
+    int | None,
+    typer.Option(min=1, max=MAX_REPEATS, help="Episodes per mission, mode and pairing."),
+]
 Limit = Annotated[
     int | None,
     typer.Option(
@@ -354,9 +358,11 @@ def suite_run(
     pools: Pools = None,
     defuser: Defuser = None,
     expert: Expert = None,
-    games: Annotated[int, typer.Option("--games", min=1, help="Games played in parallel.")] = 2,
+    games: Annotated[
+        int, typer.Option("--games", min=1, max=MAX_GAMES, help="Games played in parallel.")
+    ] = 2,
     retries: Annotated[
-        int, typer.Option(min=0, help="Re-runs of a crashed episode before it is parked.")
+        int, typer.Option(min=0, max=20, help="Re-runs of a crashed episode before it is parked.")
     ] = 2,
     max_cost_usd: Annotated[
         float | None,
@@ -686,7 +692,9 @@ def worker(
         ),
     ] = None,
     out: Out = None,
-    games: Annotated[int, typer.Option("--games", min=1, help="Games played in parallel.")] = 1,
+    games: Annotated[
+        int, typer.Option("--games", min=1, max=MAX_GAMES, help="Games played in parallel.")
+    ] = 1,
     pools: Annotated[
         Path | None,
         typer.Option(

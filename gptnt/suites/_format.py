@@ -29,7 +29,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from gptnt.bounded import read_json_or_yaml
+from gptnt.bounded import MAX_REPEATS, read_json_or_yaml
 from gptnt.errors import MissionError, UnreadableError, first_problem
 from gptnt.missions import load_mission_file, mission_paths, missions_dir, unknown_name
 from gptnt.protocol import Mode
@@ -47,7 +47,7 @@ class Suite(BaseModel):
     description: str = ""
     missions: list[str] = Field(min_length=1, description="Mission ids or '@suite', in order.")
     modes: list[Mode] = Field(min_length=1)
-    repeats: int = Field(1, ge=1)
+    repeats: int = Field(1, ge=1, le=MAX_REPEATS)
     pairings: Pairings = "self"
     players: list[str] = Field(default_factory=lambda: ["oracle"], min_length=1)
     no_manual: bool = False

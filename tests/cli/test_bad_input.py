@@ -182,6 +182,10 @@ ROWS = [
     Row("latency on the wall clock", ("--latency", "fixed:5"),
         ("--latency: a latency model needs --clock virtual",)),
     Row("unknown clock", ("--clock", "lunar"), ("--clock 'lunar': use wall or virtual",)),
+    Row("suite file with a billion repeats", ("big.yaml",),
+        ("big.yaml: repeats: Input should be less than or equal to 1000",),
+        files={"big.yaml": "name: big\nmissions: [Wires-234]\nmodes: [sync]\n"
+                           "repeats: 1000000000\n"}, command=("suite", "plan")),
     Row("second writer on a run directory", ("multi", "--out", "runs", "--run", "held",
                                              "--yes"),
         ("--out runs/held: another run writes here (host ", "choose another --out"),
