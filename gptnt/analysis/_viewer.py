@@ -311,25 +311,38 @@ def _images(
             caption = "The newest frame with the marks the player acted on (re-created from the recorded frame and mask)"
             out.append({"caption": caption, "src": f"{assets.name}/{name}"})
         else:
-            out.append({"caption": "The newest frame (no mask recorded)",
+            out.append({"caption": "The newest frame (no readable mask recorded)",
                         "src": _copy(episode.dir, t.frames[-1], assets)})  # fmt: skip
     return out
 
 
 def recreate_marked(episode_dir: Path, t: TurnEvent) -> bytes | None:
     """The newest frame of a turn with its set of marks drawn, as a PNG, from the recorded
-    frame, mask and module in view (``None`` without a mask)."""
+    frame, mask and module in view (``None`` without a mask, or when either file cannot be read:
+    missing, corrupt, or larger than a game frame can be)."""
     if not t.frames or t.mask is None:
         return None
     frame = _read(frame_path(episode_dir, t.frames[-1]))
     mask = _read(frame_path(episode_dir, t.mask))
+    if frame is None or mask is None or frame.shape[:2] != mask.shape[:2]:
+        return None
     marks = build_marks(mask, frame, t.focused)  # type: ignore[arg-type]
     return encode_png(marks.draw(frame), compress_level=6)
 
 
-def _read(path: Path) -> np.ndarray:
-    with Image.open(path) as image:
-        return np.asarray(image.convert("RGB"))
+_MAX_FRAME_SIDE = 4096  # the game's frame sides lie in 64–4096 (``GameConfig``)
+
+
+def _read(path: Path) -> np.ndarray | None:
+    """A recorded frame or mask as RGB, or ``None`` if it is not a readable image of a game
+    frame's size (its header is checked before it is decoded)."""
+    try:
+        with Image.open(path) as image:
+            if max(image.size) > _MAX_FRAME_SIDE:
+                return None
+            return np.asarray(image.convert("RGB"))
+    except (OSError, ValueError, Image.DecompressionBombError):
+        return None
 
 
 def _copy(episode_dir: Path, digest: str, assets: Path) -> str:

@@ -39,6 +39,8 @@ def broken(run_dir: Path, tmp_path: Path) -> Path:
     summary = episodes[1] / "summary.json"
     summary.write_bytes(summary.read_bytes()[:40])
     (episodes[2] / "summary.json").write_bytes(b"")
+    for frame in sorted((episodes[4] / "frames").glob("*.png")):
+        frame.write_bytes(b"\x89PNG\r\n\x1a\n junk")  # every frame and mask of one episode
     with open(run / "ledger.jsonl", "ab") as ledger:
         ledger.write(b"\x00\x01 junk\n")
     return run

@@ -242,7 +242,7 @@ def _run(row: Row, base: Path, ports: dict[str, int]) -> Result:
     started = time.monotonic()
     proc = subprocess.run(
         [str(GPTNT), *command, *args],
-        cwd=work, env=env, capture_output=True, text=True, timeout=60, check=False,
+        cwd=work, env=env, capture_output=True, text=True, timeout=180, check=False,
     )  # fmt: skip
     took = time.monotonic() - started
     return Result(row, proc.returncode, proc.stdout, proc.stderr, work, ports, took)
