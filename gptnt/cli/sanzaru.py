@@ -84,8 +84,9 @@ def run(
     from gptnt.sanzaru import variant as find
 
     t = _team(team, hints, solo, thinking, order)
+    chosen = find(variant)  # checked before the run directory is made
     with RunLock(out):
-        summary = asyncio.run(play(find(variant), instance, t, out))
+        summary = asyncio.run(play(chosen, instance, t, out))
     typer.echo(
         f"{summary.episode_id}: {summary.ending} after {summary.rounds_used} of "
         f"{summary.rounds} rounds" + (f" ({summary.failure_mode})" if summary.failure_mode else "")
@@ -166,6 +167,7 @@ def report(
     from rich.table import Table
 
     from gptnt.analysis import text
+    from gptnt.bounded import Tally
     from gptnt.cli._console import make_console
     from gptnt.errors import ConfigError
     from gptnt.sanzaru import read_summaries, report_tables
@@ -174,7 +176,10 @@ def report(
         from gptnt.cli.report import refuse_inside
 
         refuse_inside(out, runs)
-    summaries = read_summaries(runs)
+    skipped = Tally()
+    summaries = read_summaries(runs, tally=skipped)
+    for line in skipped.lines():  # a torn or missing summary is left out, and said so
+        make_console(stderr=True).print(f"warning: {line}", markup=False, highlight=False)
     if not summaries:
         raise ConfigError(f"runs={' '.join(map(str, runs))}: no SANZARU summaries there")
     console = make_console()

@@ -42,7 +42,14 @@ class RunLock:
         self._held = False
 
     def acquire(self) -> None:
-        self.run_dir.mkdir(parents=True, exist_ok=True)
+        if self.run_dir.exists() and not self.run_dir.is_dir():
+            raise ConfigError(f"{self._flag} {self.run_dir}: not a directory; name a directory "
+                              "(it is made if missing)")  # fmt: skip
+        try:
+            self.run_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as err:  # a file on the way, no permission, read-only
+            raise ConfigError(f"{self._flag} {self.run_dir}: cannot make it ({err.strerror}); "
+                              "choose another") from None  # fmt: skip
         me = {"host": socket.gethostname(), "pid": os.getpid(), "since": time.time()}
         for _ in range(3):
             try:

@@ -28,6 +28,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from gptnt.bounded import Tally, read_json, read_jsonl
+from gptnt.errors import UnreadableError
 from gptnt.records import (
     RUN_FILE,
     Harness,
@@ -278,10 +280,26 @@ def write_summary(folder: Path, summary: Summary) -> None:
     write_atomic(folder / SUMMARY, summary.model_dump_json(indent=2).encode())
 
 
-def read_episode_events(folder: Path) -> list[dict[str, Any]]:
-    """An episode folder's ``events.jsonl``, one dict per line."""
-    lines = (folder / EVENTS).read_text(encoding="utf-8").splitlines()
-    return [json.loads(line) for line in lines if line.strip()]
+def read_episode_events(folder: Path, *, tally: Tally | None = None) -> list[dict[str, Any]]:
+    """An episode folder's ``events.jsonl``, one dict per line (bounded; a line that cannot be
+    read is skipped and counted in ``tally``, a torn last line skipped silently)."""
+    return list(read_jsonl(folder / EVENTS, json.loads, tally=Tally() if tally is None else tally))
+
+
+def read_summary(folder: Path, *, tally: Tally | None = None) -> Summary | None:
+    """An attempt's ``summary.json``, or ``None`` when it is missing or cannot be read (torn,
+    empty, not a SANZARU summary: counted in ``tally``); a suite then plays the key again."""
+    path = folder / SUMMARY
+    if not path.is_file():
+        if tally is not None:
+            tally.skip(path, "missing", what="file")
+        return None
+    try:
+        return read_json(path, Summary.model_validate_json)
+    except UnreadableError as err:
+        if tally is not None:
+            tally.skip(path, str(err).removeprefix(f"{path}: "), what="file")
+        return None
 
 
 async def suite(
@@ -298,44 +316,52 @@ async def suite(
     crashed one is played again as its next attempt. Holds ``out``'s writer lock
     (``gptnt.records.RunLock``): a second writer gets one line naming the holder."""
     chosen = [variant(i) for i in variant_ids] if variant_ids else list(variants().values())
-    out.mkdir(parents=True, exist_ok=True)
     ledger = Ledger(out)
-    latest = ledger.latest()
+    latest: dict[str, LedgerEntry] = {}
     gate = asyncio.Semaphore(concurrency)
 
     async def one(v: Variant, i: int, r: int) -> Summary:
         key = episode_key(v, i, r, team)
         entry = latest.get(key)
         if entry is not None and entry.status == "finished":
-            return Summary.model_validate_json((out / entry.episode_dir / SUMMARY).read_text())
+            kept = read_summary(out / entry.episode_dir)
+            if kept is not None:
+                return kept  # else its record is torn or gone: played again as a new attempt
         async with gate:
             summary = await play(v, i, team, out, repeat=r, attempt=ledger.attempts(key) + 1)
         if on_done:
             on_done(summary)
         return summary
 
-    with RunLock(out):  # one writer per run directory, as the main harness's runs
+    with RunLock(out):  # one writer per run directory (made here), as the main harness's runs
+        latest.update(ledger.latest())  # read under the lock: no other writer adds to it
         jobs = [one(v, i, r) for v in chosen for i in range(1, instances + 1)
                 for r in range(1, repeats + 1)]  # fmt: skip
         return list(await asyncio.gather(*jobs))
 
 
-def summaries_under(run: Path) -> Iterator[tuple[Path, Summary]]:
+def summaries_under(run: Path, *, tally: Tally | None = None) -> Iterator[tuple[Path, Summary]]:
     """``(episode folder, summary)`` of the latest attempt of every episode in a run's ledger,
     in key order; a run directory may also hold run directories (each read the same way). A
-    version 1 run (no ledger) is read folder by folder."""
+    version 1 run (no ledger) is read folder by folder. A finished attempt whose summary is
+    missing or unreadable is left out and counted in ``tally``."""
     ledgers = sorted(p.parent for p in run.rglob(Ledger(run).path.name))
     if not ledgers:  # a version 1 run: one folder per episode, no ledger
         for path in sorted(run.rglob(SUMMARY)):
-            yield path.parent, Summary.model_validate_json(path.read_text())
+            if (summary := read_summary(path.parent, tally=tally)) is not None:
+                yield path.parent, summary
         return
     for root in ledgers:
         latest = Ledger(root).latest()
         for key in sorted(latest):
             folder = root / latest[key].episode_dir
-            if (folder / SUMMARY).is_file():
-                yield folder, Summary.model_validate_json((folder / SUMMARY).read_text())
+            if latest[key].status != "finished" and not (folder / SUMMARY).is_file():
+                continue
+            if (summary := read_summary(folder, tally=tally)) is not None:
+                yield folder, summary
 
 
-def read_summaries(folders: list[Path]) -> list[Summary]:
-    return [summary for folder in folders for _, summary in summaries_under(folder)]
+def read_summaries(folders: list[Path], *, tally: Tally | None = None) -> list[Summary]:
+    """The latest summary of every episode under ``folders``; what could not be read is
+    counted in ``tally`` (the report says so, one line per source)."""
+    return [s for folder in folders for _, s in summaries_under(folder, tally=tally)]

@@ -53,3 +53,12 @@ def test_another_hosts_lock_is_never_guessed_at(tmp_path: Path) -> None:
     (run / LOCK).write_bytes(b"\xff junk")
     with pytest.raises(ConfigError, match="is not a lock gptnt wrote; if no run writes here"):
         RunLock(run).acquire()
+
+
+def test_a_run_directory_that_cannot_be_one_is_refused_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / "afile").write_text("not a run")
+    with pytest.raises(ConfigError, match=r"^--out .*afile: not a directory; name a directory"):
+        RunLock(tmp_path / "afile").acquire()
+    with pytest.raises(ConfigError, match=r"^--out .*afile/x: cannot make it \(Not a directory\)"):
+        RunLock(tmp_path / "afile" / "x").acquire()
+    assert (tmp_path / "afile").read_text() == "not a run"
