@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from gptnt.records import Clock, Summary, TurnEvent
     from gptnt.services.manager import EpisodeSettings, EpisodeSpec
 
-__all__ = ["Starting", "load_records", "run_episode", "run_episode_async"]
+__all__ = ["Starting", "load_records", "replay_episode", "run_episode", "run_episode_async"]
 
 
 @dataclass(frozen=True)
@@ -240,6 +240,56 @@ def _layered(
             raise ValueError("give settings and players inside the Layered config, or pass a path")
         return config
     return load_config(config, flags=flags, flag_names=names)
+
+
+def replay_episode(
+    episode: Path,
+    from_turn: int,
+    *,
+    defuser: str | None = None,
+    expert: str | None = None,
+    message: str | None = None,
+    out: Path | None = None,
+    config: Layered | Path | None = None,
+    settings: Mapping[str, object] | None = None,
+    on_turn: OnTurn | None = None,
+    handle_signals: bool = True,
+) -> Summary:
+    """Restore a recorded episode to turn ``from_turn`` (counted over both players' turns in
+    record order) and play on as a new episode linked to its parent (docs/virtual-clock.md):
+    the game rebuilt from its seed and recorded actions, each player's conversation from the
+    records; ``message`` replaces that turn's output; ``defuser``/``expert`` take over from the
+    fork. The branch is written to ``out`` (default: the parent's run directory). Bad input
+    raises ``ConfigError`` before anything starts."""
+    import asyncio
+
+    from gptnt.errors import ConfigError
+    from gptnt.records import RunLock
+    from gptnt.services.bus import redis_url as resolve_redis
+    from gptnt.services.manager import Branch, EpisodeSettings, Fork, Interrupt
+    from gptnt.services.manager import replay_episode as play_branch
+
+    if not (episode / "events.jsonl").is_file():
+        raise ConfigError(f"EPISODE {episode}: no events.jsonl; give an episode directory")
+    if message is not None and not message.strip():
+        raise ConfigError("--message: give the text to send")
+    cfg = _layered(config, settings, defuser=None, expert=None).config
+    run_dir = out or episode.resolve().parent.parent
+    fork = Fork(parent=episode, turn=from_turn, message=message)
+    Branch(fork)  # a bad turn or message fails before Redis or any service starts
+    episode_settings = EpisodeSettings.from_config(cfg)
+
+    async def play(url: str) -> Summary:
+        interrupt = Interrupt()
+        if handle_signals:
+            interrupt.install()
+        return await play_branch(
+            fork, episode_settings, admin_url=url, run_dir=run_dir, defuser=defuser,
+            expert=expert, on_turn=on_turn, interrupt=interrupt,
+        )  # fmt: skip
+
+    with RunLock(run_dir), resolve_redis(cfg.bus.redis_url) as url:  # one writer per run
+        return asyncio.run(play(url))
 
 
 def load_records(runs: Iterable[Path | str]) -> list[Run]:

@@ -12,7 +12,7 @@ from gptnt.cli.config import ConfigFile
 from gptnt.cli.run import Game, LaunchOption, RedisUrl
 
 if TYPE_CHECKING:
-    from gptnt.records import Summary, TurnEvent
+    from gptnt.records import TurnEvent
     from gptnt.services.manager import EpisodeSpec
 
 REPLAY_SETTINGS = {"game": "game.backend", "launch": "bus.launch", "redis_url": "bus.redis_url"}
@@ -64,34 +64,12 @@ def replay(
     actions, each player's turns and conversation from the records), optionally replace that
     turn's output with --message, and play on as a new episode linked to its parent. Exit codes
     as `gptnt run`; 2 for a bad episode, turn or message."""
-    import asyncio
-
-    from gptnt.cli.config import command_config
-    from gptnt.errors import ConfigError
-
-    if not (episode / "events.jsonl").is_file():
-        raise ConfigError(f"EPISODE {episode}: no events.jsonl; give an episode directory")
-    if message is not None and not message.strip():
-        raise ConfigError("--message: give the text to send")
-    cfg = command_config(ctx, REPLAY_SETTINGS, config).config
-    run_dir = out or episode.resolve().parent.parent
-
+    from gptnt.api import replay_episode
     from gptnt.cli._console import make_console
+    from gptnt.cli.config import command_config
     from gptnt.cli.run import exit_on, result_table, turn_line
-    from gptnt.services.bus import redis_url as resolve_redis
-    from gptnt.services.manager import (
-        Branch,
-        EpisodeSettings,
-        Fork,
-        Interrupt,
-        replay_episode,
-    )
 
-    fork = Fork(parent=episode, turn=from_turn, message=message)
-    Branch(fork)  # a bad turn or message fails before Redis or any service starts
-    settings = EpisodeSettings.from_config(cfg)
     console = make_console()
-    console.print(f"replaying {episode.name} from turn {from_turn}; records in {run_dir}")
 
     def on_turn(spec: EpisodeSpec, event: TurnEvent) -> None:
         if not quiet:
@@ -99,18 +77,11 @@ def replay(
             line = turn_line(spec, event)
             console.print(mark + line, highlight=False, no_wrap=True, overflow="ellipsis")
 
-    async def play() -> Summary:
-        interrupt = Interrupt()
-        interrupt.install()
-        return await replay_episode(
-            fork, settings, admin_url=url, run_dir=run_dir, defuser=defuser, expert=expert,
-            on_turn=on_turn, interrupt=interrupt,
-        )  # fmt: skip
-
-    from gptnt.records import RunLock
-
-    with RunLock(run_dir), resolve_redis(cfg.bus.redis_url) as url:  # one writer per run
-        summary = asyncio.run(play())
+    console.print(f"replaying {episode.name} from turn {from_turn}")
+    summary = replay_episode(
+        episode, from_turn, defuser=defuser, expert=expert, message=message, out=out,
+        config=command_config(ctx, REPLAY_SETTINGS, config), on_turn=on_turn,
+    )  # fmt: skip
     console.print(result_table([summary]))
     exit_on(summary.outcome, summary.reason)
 
