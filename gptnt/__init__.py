@@ -8,6 +8,22 @@ The public Python API (docs/api.md); the ``gptnt`` command is a thin layer over 
     runs = gptnt.load_records(["runs/my-run"])
 """
 
-from gptnt.api import Starting, load_records, replay_episode, run_episode, run_episode_async
+from gptnt.api import (
+    BaselineStart,
+    Starting,
+    load_records,
+    replay_episode,
+    run_baseline,
+    run_episode,
+    run_episode_async,
+)
 
-__all__ = ["Starting", "load_records", "replay_episode", "run_episode", "run_episode_async"]
+__all__ = [
+    "BaselineStart",
+    "Starting",
+    "load_records",
+    "replay_episode",
+    "run_baseline",
+    "run_episode",
+    "run_episode_async",
+]

@@ -26,7 +26,15 @@ if TYPE_CHECKING:
     from gptnt.records import Clock, Summary, TurnEvent
     from gptnt.services.manager import EpisodeSettings, EpisodeSpec
 
-__all__ = ["Starting", "load_records", "replay_episode", "run_episode", "run_episode_async"]
+__all__ = [
+    "BaselineStart",
+    "Starting",
+    "load_records",
+    "replay_episode",
+    "run_baseline",
+    "run_episode",
+    "run_episode_async",
+]
 
 
 @dataclass(frozen=True)
@@ -290,6 +298,63 @@ def replay_episode(
 
     with RunLock(run_dir), resolve_redis(cfg.bus.redis_url) as url:  # one writer per run
         return asyncio.run(play(url))
+
+
+@dataclass(frozen=True)
+class BaselineStart:
+    """What a baseline run is about to play (handed to ``on_start``)."""
+
+    missions: list[Mission]
+    episodes: int
+    workers: int
+    run_dir: Path
+
+
+def run_baseline(
+    repeats: int = 3,
+    *,
+    module: str | None = None,
+    workers: int = 0,
+    fresh_bombs: int = 0,
+    pools: Path | None = None,
+    config: Layered | Path | None = None,
+    settings: Mapping[str, object] | None = None,
+    on_start: Callable[[BaselineStart], None] | None = None,
+    on_done: Callable[[Summary], None] | None = None,
+) -> tuple[list[Mission], list[Summary]]:
+    """The paper's random-Defuser baseline (``gptnt baseline random``): ``repeats`` sync
+    episodes of every single-module mission (or of ``fresh_bombs`` fresh bombs per module type),
+    in-process on ``workers`` processes (0: one per core), recorded like a suite's run under
+    ``records.out``. Returns the missions played and every episode's summary."""
+    import os
+
+    from gptnt.errors import ConfigError
+    from gptnt.missions import fresh_missions, load_missions
+    from gptnt.preflight import use_rule_seed
+    from gptnt.services.manager import baseline_spec, play_baseline
+
+    layered = _layered(config, settings, defuser=None, expert=None)
+    out = layered.config.records.out
+    singles = [m for m in load_missions().values() if m.kind == "single"]
+    missions = [m for m in singles if module is None or m.config.components[0] == module]
+    if not missions:
+        kinds = sorted({m.config.components[0] for m in singles})
+        raise ConfigError(f"--module {module!r}: no single-module missions of that type; "
+                          f"use one of {', '.join(kinds)}")  # fmt: skip
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"--out {out}: not a directory; name a directory for the records")
+    seed = use_rule_seed(
+        layered.given("game.rule_seed"), pools, missions, name=layered.named("game.rule_seed")
+    )
+    if fresh_bombs:
+        missions = fresh_missions(missions, fresh_bombs)
+    workers = workers or os.cpu_count() or 1
+    specs = [baseline_spec(m.id, r, seed) for m in missions for r in range(repeats)]
+    run_dir = out / f"{time.strftime('%Y%m%d-%H%M%S')}-baseline-random"
+    if on_start is not None:
+        on_start(BaselineStart(missions, len(specs), workers, run_dir))
+    summaries = play_baseline(specs, run_dir, workers=workers, on_done=on_done, missions=missions)
+    return missions, summaries
 
 
 def load_records(runs: Iterable[Path | str]) -> list[Run]:

@@ -191,3 +191,21 @@ def get_mission(mission_id: str, directory: Path | None = None) -> Mission:
     if path is None:
         raise unknown_name("mission", mission_id, paths)
     return load_mission_file(path)
+
+
+FRESH_SEED_BASE = 100_000
+"""Seeds of fresh bombs start here: far from the missions' own (234…960)."""
+
+
+def fresh_missions(missions: Iterable[Mission], bombs: int) -> list[Mission]:
+    """Per module type of ``missions``, ``bombs`` copies of its first mission with fresh seeds
+    (ids ``<Kind>-fresh-<seed>``): other draws of the same generation, same settings."""
+    first: dict[str, Mission] = {}
+    for m in missions:
+        first.setdefault(m.config.components[0], m)
+    return [
+        m.model_copy(update={"id": f"{kind}-fresh-{seed}",
+                             "config": m.config.model_copy(update={"seed": seed})})
+        for kind, m in first.items()
+        for seed in range(FRESH_SEED_BASE, FRESH_SEED_BASE + bombs)
+    ]  # fmt: skip

@@ -55,46 +55,28 @@ def baseline_random(
 
     Of the layered configuration (defaults < --config YAML < GPTNT_* < flags) it reads
     records.out and game.rule_seed; it plays in-process, without services, Redis or a game backend."""
+    from gptnt.api import BaselineStart, run_baseline
     from gptnt.cli._console import make_console
     from gptnt.cli.config import command_config
-    from gptnt.errors import ConfigError
 
-    layered = command_config(ctx, {"out": "records.out", "rule_seed": "game.rule_seed"}, config)
-    out = layered.config.records.out
-    from gptnt.missions import load_missions
-    from gptnt.services.manager import baseline_spec, play_baseline
-
-    missions = [m for m in load_missions().values() if m.kind == "single"]
-    if module:
-        missions = [m for m in missions if m.config.components[0] == module]
-        if not missions:
-            kinds = sorted({m.config.components[0] for m in load_missions().values()
-                            if m.kind == "single"})  # fmt: skip
-            raise ConfigError(f"--module {module!r}: no single-module missions of that type; "
-                              f"use one of {', '.join(kinds)}")  # fmt: skip
-    if out.exists() and not out.is_dir():
-        raise ConfigError(f"--out {out}: not a directory; name a directory for the records")
-    from gptnt.preflight import use_rule_seed
-
-    seed = use_rule_seed(
-        layered.given("game.rule_seed"), pools, missions, name=layered.named("game.rule_seed")
-    )
-    if fresh_bombs:
-        missions = fresh_missions(missions, fresh_bombs)
-    workers = workers or os.cpu_count() or 1
-    specs = [baseline_spec(m.id, r, seed) for m in missions for r in range(repeats)]
-    run_dir = out / f"{time.strftime('%Y%m%d-%H%M%S')}-baseline-random"
     console = make_console()
-    console.print(
-        f"Random Defuser: {len(specs)} episodes ({len(missions)} missions × {repeats}) on "
-        f"{workers} worker(s); records in {run_dir}"
-    )
-    progress = _Progress(len(specs))
+    progress: list[_Progress] = []
+
+    def on_start(start: BaselineStart) -> None:
+        console.print(
+            f"Random Defuser: {start.episodes} episodes ({len(start.missions)} missions × "
+            f"{repeats}) on {start.workers} worker(s); records in {start.run_dir}"
+        )
+        progress.append(_Progress(start.episodes))
+
     started = time.perf_counter()
-    summaries = play_baseline(
-        specs, run_dir, workers=workers, on_done=progress.tick, missions=missions
-    )
+    missions, summaries = run_baseline(
+        repeats, module=module, workers=workers, fresh_bombs=fresh_bombs, pools=pools,
+        config=command_config(ctx, {"out": "records.out", "rule_seed": "game.rule_seed"}, config),
+        on_start=on_start, on_done=lambda s: progress[0].tick(s),
+    )  # fmt: skip
     elapsed = time.perf_counter() - started
+    workers = workers or os.cpu_count() or 1
     kind_of = {m.id: m.config.components[0] for m in missions}
     by_kind: dict[str, list[str]] = defaultdict(list)
     by_mission: dict[str, list[str]] = defaultdict(list)
@@ -131,23 +113,6 @@ def _table(by_kind, by_mission, kind_of, repeats):  # type: ignore[no-untyped-de
                       f"{min(rates):.0%}–{max(rates):.0%}", str(outcomes.count("timeout")),
                       str(outcomes.count("strikeout")))  # fmt: skip
     return table
-
-
-FRESH_SEED_BASE = 100_000  # fresh bombs' seeds: far from the missions' (234…960)
-
-
-def fresh_missions(missions, bombs):  # type: ignore[no-untyped-def]
-    """Per module type of ``missions``, ``bombs`` copies of its first mission with fresh seeds
-    (ids ``<Kind>-fresh-<seed>``): other draws of the same generation, same settings."""
-    first = {}
-    for m in missions:
-        first.setdefault(m.config.components[0], m)
-    return [
-        m.model_copy(update={"id": f"{kind}-fresh-{seed}",
-                             "config": m.config.model_copy(update={"seed": seed})})
-        for kind, m in first.items()
-        for seed in range(FRESH_SEED_BASE, FRESH_SEED_BASE + bombs)
-    ]  # fmt: skip
 
 
 def _mission_table(by_mission):  # type: ignore[no-untyped-def]
