@@ -16,6 +16,10 @@ sim_app = typer.Typer(
 )
 
 
+_SELFCHECK_COLUMNS = ("module", "bombs", "solved without strike", "mistakes checked",
+                      "solved after a mistake", "misses")  # fmt: skip
+
+
 @sim_app.command("selfcheck")
 def selfcheck(
     episodes: Annotated[int, typer.Option(help="Bombs per module kind.", min=1)] = 500,
@@ -48,15 +52,7 @@ def selfcheck(
     rules.require(kinds)
     console = make_console()
     table = Table(title=f"Simulator self-check: {episodes} bombs per module, seeds from {seed}")
-    columns = (
-        "module",
-        "bombs",
-        "solved without strike",
-        "mistakes checked",
-        "solved after a mistake",
-        "misses",
-    )
-    for column in columns:
+    for column in _SELFCHECK_COLUMNS:
         table.add_column(column, justify="left" if column == "module" else "right")
     misses: list[str] = []
     with console.status("checking…") as status:
@@ -64,14 +60,9 @@ def selfcheck(
             status.update(f"checking {kind}…")
             report = check_module(kind, episodes, seed, rules)
             miss_count = len(report.misses)
-            table.add_row(
-                kind,
-                str(report.bombs),
-                str(report.clean),
-                str(report.mistakes_checked),
-                str(report.recovered),
-                f"[red]{miss_count}[/red]" if miss_count else "0",
-            )
+            table.add_row(kind, str(report.bombs), str(report.clean),
+                          str(report.mistakes_checked), str(report.recovered),
+                          f"[red]{miss_count}[/red]" if miss_count else "0")  # fmt: skip
             misses += [f"{kind}: {m}" for m in report.misses]
     console.print(table)
     for line in misses[:20]:
