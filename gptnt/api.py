@@ -135,7 +135,10 @@ async def run_episode_async(
     if handle_signals:
         interrupt.install()
     # One writer per run directory (a second gets one line and exit 2), for the whole episode.
-    with RunLock(prepared.starting.run_dir), resolve_redis(layered.config.bus.redis_url) as url:
+    from gptnt import telemetry
+
+    lock = RunLock(prepared.starting.run_dir)
+    with telemetry.running("gptnt"), lock, resolve_redis(layered.config.bus.redis_url) as url:
         return await play_episode(
             prepared.starting.spec, prepared.settings, admin_url=url,
             run_dir=prepared.starting.run_dir, on_turn=on_turn, interrupt=interrupt,

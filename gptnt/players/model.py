@@ -21,6 +21,7 @@ from typing import Literal
 
 import numpy as np
 
+from gptnt import telemetry
 from gptnt.players._text import OUTPUT_CAP_CHARS
 from gptnt.players.actions import Action, DoNothing, SendMessage
 from gptnt.players.backends import MALFORMED, CallRecord, ModelBackend
@@ -121,8 +122,16 @@ class ModelPolicy:
         request = self.conversation.request(text, attachments)
         if given is not None:
             return self._given(given, attachments)
-        reply = await self.backend.complete(request, deadline_s=self.call_s)
-        call = reply.record
+        with telemetry.span(
+            f"chat {self.config.model_name}", gen_ai__operation__name="chat",
+            gen_ai__provider__name=self.config.provider,
+            gen_ai__request__model=self.config.model_name,
+            gen_ai__request__max_tokens=self.config.max_tokens,
+            gen_ai__request__temperature=self.config.temperature,
+        ) as span:  # fmt: skip
+            reply = await self.backend.complete(request, deadline_s=self.call_s)
+            call = reply.record
+            span.set_attributes(telemetry.call_attributes(call))
         if reply.failure == "content_filter":
             return self._refused(attachments, call, request)
         if reply.failure == "provider_error":

@@ -32,6 +32,7 @@ from typing import Literal, Self
 import httpx
 from pydantic import Field, TypeAdapter, ValidationError
 
+from gptnt import telemetry
 from gptnt.errors import (
     ConfigError,
     GameHTTPError,
@@ -205,7 +206,13 @@ class GameClient:
     async def _get(
         self, route: str, params: Mapping[str, str] | None = None, deadline: float | None = None
     ) -> bytes:
-        """GET ``route``; the body of a successful answer, or a typed error."""
+        """GET ``route``; the body of a successful answer, or a typed error (a ``game`` span)."""
+        with telemetry.span(f"game {route}", http__request__method="GET", url__path=route):
+            return await self._get_once(route, params, deadline)
+
+    async def _get_once(
+        self, route: str, params: Mapping[str, str] | None, deadline: float | None
+    ) -> bytes:
         limit = deadline if deadline is not None else self.deadlines.get(route, FALLBACK_DEADLINE)
         try:
             async with asyncio.timeout(limit):

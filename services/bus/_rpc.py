@@ -24,6 +24,7 @@ from typing import Literal, TypeVar
 import redis.asyncio as aioredis
 from pydantic import BaseModel
 
+from gptnt import telemetry
 from gptnt.errors import BusError, DeadlineExceeded, GptntError, RemoteError
 from gptnt.records import disk_problem
 from gptnt.services.bus._deadline import REDIS_CALL_S, within
@@ -48,6 +49,7 @@ class RpcRequest(BaseModel):
     method: str
     timeout_s: float  # wall seconds the caller waits for the reply
     params: str  # JSON of the method's request model
+    traceparent: str | None = None  # W3C trace context of the caller's span (gptnt.telemetry)
 
 
 class RpcFault(BaseModel):
@@ -84,9 +86,18 @@ class RpcClient:
         timeout_s: float,
     ) -> Res:
         """Call ``server.method(params)``; raise ``RemoteError`` or ``DeadlineExceeded``."""
+        with telemetry.span(f"bus {server}.{method}", rpc__system="redis",
+                            rpc__service=server, rpc__method=method):  # fmt: skip
+            return await self._call(server, method, params, result_type, timeout_s)
+
+    async def _call(
+        self, server: Service, method: str, params: BaseModel, result_type: type[Res],
+        timeout_s: float,
+    ) -> Res:  # fmt: skip
         request = RpcRequest(
-            id=uuid.uuid4().hex, method=method, timeout_s=timeout_s, params=params.model_dump_json()
-        )
+            id=uuid.uuid4().hex, method=method, timeout_s=timeout_s,
+            params=params.model_dump_json(), traceparent=telemetry.carrier(),
+        )  # fmt: skip
         reply_key = self._keys.reply(self._caller, server, request.id)
         what = f"{server}.{method}"
         try:
@@ -188,8 +199,12 @@ class RpcServer:
             if method is None or caller not in method.callers:
                 raise PermissionError(f"method {request.method!r} is not offered to {caller}")
             params = method.params_type.model_validate_json(request.params)
-            async with asyncio.timeout(request.timeout_s):
-                result = await method.handler(params)
+            with (
+                telemetry.continued(request.traceparent),
+                telemetry.span(f"serve {self.service}.{request.method}"),
+            ):
+                async with asyncio.timeout(request.timeout_s):
+                    result = await method.handler(params)
             reply.result = result.model_dump_json()
         except TimeoutError:
             reply.fault = self._fault(

@@ -31,7 +31,10 @@ def main() -> None:
     parser.add_argument(
         "--config", default=GameConfig().model_dump_json(), help="the game section as JSON"
     )
-    asyncio.run(_main(parser.parse_args()))
+    from gptnt import telemetry
+
+    with telemetry.running("gptnt-game"):  # off unless OTEL_EXPORTER_OTLP_ENDPOINT is set
+        asyncio.run(_main(parser.parse_args()))
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ from urllib.parse import urlsplit
 import redis.asyncio as aioredis
 from pydantic import BaseModel, TypeAdapter
 
+from gptnt import telemetry
 from gptnt.config import GameConfig
 from gptnt.errors import BusError, DeadlineExceeded, EpisodeError, GptntError, RemoteError
 from gptnt.missions import Mission, get_mission
@@ -516,10 +517,11 @@ class Episode:
         t0 = time.monotonic()
         deadline = self.budget.turn(role).turn_s
         try:
-            reply = await self._rpc.call(
-                role, player_api.TURN, player_api.TurnRequest(turn=n, at=at), player_api.TurnReply,
-                timeout_s=deadline,
-            )  # fmt: skip
+            with telemetry.span("turn", gptnt__role=role, gptnt__turn=n):
+                reply = await self._rpc.call(
+                    role, player_api.TURN, player_api.TurnRequest(turn=n, at=at),
+                    player_api.TurnReply, timeout_s=deadline,
+                )  # fmt: skip
         except DeadlineExceeded:
             raise EpisodeError(
                 f"{role} turn {n} overran its {deadline:g} s deadline (turn_timeout_s of the "
@@ -715,7 +717,10 @@ async def play_attempt(
         spec, settings, admin_url=admin_url, run_dir=run_dir, on_turn=on_turn,
         interrupt=interrupt, fork=fork,
     )  # fmt: skip
-    summary = await episode.run()
+    with telemetry.span("episode", gptnt__episode=spec.key, gptnt__mission=spec.mission_id,
+                        gptnt__mode=spec.mode, gptnt__suite=spec.suite) as span:  # fmt: skip
+        summary = await episode.run()
+        span.set_attribute("gptnt.outcome", summary.outcome)
     ledger = Ledger(run_dir)
     status: Status = "finished"
     if summary.outcome == "interrupted":

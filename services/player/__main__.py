@@ -28,7 +28,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m gptnt.services.player", description=__doc__)
     parser.add_argument("--game-id", required=True)
     parser.add_argument("--config", required=True, help="the service's PlayerServiceConfig as JSON")
-    asyncio.run(_main(parser.parse_args()))
+    from gptnt import telemetry
+
+    with telemetry.running("gptnt-player"):  # off unless OTEL_EXPORTER_OTLP_ENDPOINT is set
+        asyncio.run(_main(parser.parse_args()))
 
 
 if __name__ == "__main__":
