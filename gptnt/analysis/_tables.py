@@ -18,7 +18,7 @@ import numpy as np
 from gptnt.analysis._load import RecordedEpisode, first_difference, parent_of
 from gptnt.analysis._stats import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, Mean, Rate, mean
 from gptnt.analysis._table import Table
-from gptnt.protocol import ROLES
+from gptnt.protocol import ROLES, kind_title
 from gptnt.records import UNKNOWN, TurnEvent, add_costs
 
 OUTCOME_WORDS = {"solved": "solved", "timeout": "timeout", "strikeout": "strikeout",
@@ -166,7 +166,7 @@ def module_types(episodes: Sequence[RecordedEpisode]) -> Table:
     for pairing, mode, kind in sorted(set(single) | set(within)):
         group = single.get((pairing, mode, kind), [])
         flags = within.get((pairing, mode, kind), [])
-        rows.append((pairing, mode, kind, _solved(group), Rate(sum(flags), len(flags)),
+        rows.append((pairing, mode, kind_title(kind), _solved(group), Rate(sum(flags), len(flags)),
                      _not_scored(group)))  # fmt: skip
     return Table(
         "module_types", "Success rate per module type", "Tables 4–5, 11",
@@ -292,7 +292,7 @@ def actions(episodes: Sequence[RecordedEpisode]) -> Table:
     counts: dict[tuple[str, str, str], Counter[str]] = defaultdict(Counter)
     for e in episodes:
         for t in e.turns:
-            where = (t.focused or "bomb") if t.role == "defuser" else "–"
+            where = kind_title(t.focused) if t.focused else "bomb" if t.role == "defuser" else "–"
             counts[(e.pairing, t.role, where)][_action_name(t.action.kind, t.action.name)] += 1
     rows = []
     for (pairing, role, where), counter in sorted(counts.items()):
