@@ -11,9 +11,10 @@ reaches a record, a log line, a command line or the report.
 
 from __future__ import annotations
 
+import base64
 import re
 from collections.abc import Collection
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 
 def url_problem(url: str, schemes: Collection[str], *, needs_host: bool = True) -> str | None:
@@ -54,14 +55,25 @@ _QUERY_SECRET = re.compile(
     r"[^&#\s\"'<>]+",
     re.IGNORECASE,
 )
-_CREDENTIAL = re.compile(r"\b(?:sk|pk|rk)-[A-Za-z0-9*_\-]{4,}|\bBearer\s+[^\s\"',]+")
+_CREDENTIAL = re.compile(r"\b(?:sk|pk|rk)-[A-Za-z0-9*_\-]{4,}|\b(?:Bearer|Basic)\s+[^\s\"',]+")
 """Anything shaped like an API key or an ``Authorization`` value in free text."""
 
 
 def scrub_url(url: str) -> str:
-    """``url`` fit for records, logs and argv: userinfo (``user:SECRET@``) and credential query
-    parameters (``?key=…``, ``&token=…``) replaced by ``***``; everything else as given."""
-    return scrub_text(url)
+    """``url`` fit for records, logs and messages: its password (``user:***@``), a lone user
+    name (a token: ``***@``) and credential query values (``?key=***``) hidden; the rest as
+    given."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return scrub_text(url)
+    netloc = parts.netloc
+    if "@" in netloc:
+        userinfo, _, host = netloc.rpartition("@")
+        user, sep, _ = userinfo.partition(":")
+        netloc = f"{user}:{HIDDEN}@{host}" if sep else f"{HIDDEN}@{host}"
+    rebuilt = urlunsplit(parts._replace(netloc=netloc))
+    return _QUERY_SECRET.sub(lambda m: f"{m['name']}{HIDDEN}", rebuilt)
 
 
 def url_secrets(url: str | None) -> tuple[str, ...]:
@@ -75,6 +87,9 @@ def url_secrets(url: str | None) -> tuple[str, ...]:
         return ()
     # A lone user name is a token (``https://TOKEN@host``); beside a password it is a name.
     found = [parts.password] if parts.password else [parts.username] if parts.username else []
+    if parts.password:  # HTTP clients send userinfo as Basic auth: its encoded form too
+        pair = f"{unquote(parts.username or '')}:{unquote(parts.password)}"
+        found.append(base64.b64encode(pair.encode()).decode())
     for pair in re.split(r"[&;]", parts.query):
         name, _, value = pair.partition("=")
         if name.lower() in SECRET_PARAMS and value:

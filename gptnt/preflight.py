@@ -24,9 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit, urlunsplit
 
-from gptnt.endpoints import url_problem
+from gptnt.endpoints import scrub_text, scrub_url, url_problem
 from gptnt.errors import ConfigError
 from gptnt.players.backends import api_key, check_endpoint
 from gptnt.players.config import PlayerConfig
@@ -132,22 +131,9 @@ def check_redis_url(url: str) -> None:
             problem = f"is not a Redis URL ({err})"
     if problem:
         raise ConfigError(
-            f"--redis-url {redact(url)!r}: {problem}; e.g. redis://:password@127.0.0.1:6379/0, "
+            f"--redis-url {scrub_url(url)!r}: {problem}; e.g. redis://:password@127.0.0.1:6379/0, "
             "or leave it out for an embedded server"
         )
-
-
-def redact(url: str) -> str:
-    """``url`` with any password replaced by ``***`` (for messages)."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return url.split("@")[-1]
-    if not parts.password:
-        return url
-    user = parts.username or ""
-    host = parts.netloc.rpartition("@")[2]
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
 
 
 # ----------------------------------------------------------------------------- probes
@@ -176,7 +162,7 @@ async def _probe_redis(url: str) -> None:
     client = aioredis.Redis.from_url(
         url, socket_connect_timeout=PROBE_S, socket_timeout=PROBE_S, retry_on_timeout=False
     )
-    where = f"--redis-url {redact(url)!r}"
+    where = f"--redis-url {scrub_url(url)!r}"
     try:
         async with asyncio.timeout(PROBE_S):
             await client.ping()
@@ -197,14 +183,16 @@ async def _probe_redis(url: str) -> None:
 
 async def _probe_game(url: str) -> None:
     from gptnt.errors import ProtocolError
-    from gptnt.protocol.client import GameClient
+    from gptnt.protocol.client import TOKEN_ENV, GameClient
 
-    client = GameClient(url, connect_timeout=PROBE_S)
+    # The game service presents the run's token to a game at a URL; so does its probe.
+    client = GameClient(url, connect_timeout=PROBE_S, token=os.environ.get(TOKEN_ENV) or None)
     try:
         await client.health(deadline=PROBE_S)
     except ProtocolError as err:
         raise ConfigError(
-            f"--game {url}: /health did not answer ({_line(err)}); start the game with the "
+            f"--game {scrub_url(url)}: /health did not answer ({scrub_text(_line(err))}); start "
+            "the game with the "
             "mod (or the stub), or use --game sim"
         ) from None
     finally:
@@ -228,6 +216,7 @@ async def _probe_model(config: PlayerConfig, key: str) -> None:
     else:
         url, headers = f"{base}/models", {"Authorization": f"Bearer {key}"}
     who = f"player {config.name or config.model}"
+    shown = scrub_url(base)
     try:
         async with httpx.AsyncClient(timeout=PROBE_S) as http, asyncio.timeout(PROBE_S):
             response = await http.get(url, headers=headers)
@@ -235,12 +224,13 @@ async def _probe_model(config: PlayerConfig, key: str) -> None:
         timed_out = isinstance(err, (TimeoutError, httpx.TimeoutException))
         reason = _no_answer() if timed_out else _line(err)
         raise ConfigError(
-            f"{who}: base_url: {base} is not answering ({reason}); start the server or fix base_url"
+            f"{who}: base_url: {shown} is not answering ({scrub_text(reason)}); start the server "
+            "or fix base_url"
         ) from None
     if response.status_code in (401, 403):
         env = config.api_key_env or "the provider's key variable"
         raise ConfigError(
-            f"{who}: {base} rejected the API key from ${env} (HTTP {response.status_code}); "
+            f"{who}: {shown} rejected the API key from ${env} (HTTP {response.status_code}); "
             "check the key"
         )
     # Any other answer (even 404 from a server without a model list) shows it is up.

@@ -28,6 +28,7 @@ import ipaddress
 import math
 import os
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -37,7 +38,7 @@ from urllib.parse import urlparse
 from pydantic import BaseModel, ConfigDict, Field
 
 from gptnt.bounded import read_yaml
-from gptnt.endpoints import HIDDEN, scrub_text, url_secrets
+from gptnt.endpoints import HIDDEN, scrub_text, scrub_url, url_secrets
 from gptnt.errors import PlayerConfigError
 from gptnt.players._text import OUTPUT_CAP_CHARS, keep
 from gptnt.players.config import PlayerConfig
@@ -48,7 +49,13 @@ from gptnt.players.conversation import (
     ImagePart,
     TextPart,
 )
-from gptnt.players.providers import OWN_PROVIDERS, build_model, env_base_url, model_base_url
+from gptnt.players.providers import (
+    BASE_URL_ENV,
+    OWN_PROVIDERS,
+    build_model,
+    env_base_url,
+    model_base_url,
+)
 from gptnt.resources import configs_dir
 
 OFFLINE_ENV = "GPTNT_OFFLINE"
@@ -181,7 +188,8 @@ def check_endpoint(config: PlayerConfig) -> None:
     host = urlparse(url).hostname if url else None
     if host is None or not _is_local(host):
         raise PlayerConfigError(
-            f"player {config.name or config.model}: base_url {url!r} is not on this "
+            f"player {config.name or config.model}: base_url {scrub_url(url or '')!r} is not "
+            "on this "
             f"machine and {OFFLINE_ENV} is set; point base_url at a local server"
         )
 
@@ -443,6 +451,42 @@ def provider_settings(config: PlayerConfig) -> dict[str, object]:
     return settings
 
 
+def key_variables(config: PlayerConfig | None) -> tuple[str, ...]:
+    """The environment variables ``config``'s key is read from (none for a scripted player):
+    its ``api_key_env``, else the provider's usual ones (none known for a provider pydantic-ai
+    builds: it reads its own, ``provider_env``)."""
+    if config is None:
+        return ()
+    if config.api_key_env:
+        return (config.api_key_env,)
+    return DEFAULT_KEY_ENV.get(config.provider, ())
+
+
+PROVIDER_ENV_PREFIXES: dict[str, tuple[str, ...]] = {
+    "azure": ("AZURE_", "OPENAI_API_VERSION"),
+    "bedrock": ("AWS_",),
+    "google-cloud": ("GOOGLE_", "CLOUD_ML_"),
+    "google-vertex": ("GOOGLE_", "CLOUD_ML_"),
+}
+"""Variables a provider pydantic-ai builds reads, by prefix, where they are not ``NAME_``."""
+
+
+def provider_env(config: PlayerConfig | None, environ: Mapping[str, str]) -> dict[str, str]:
+    """What of ``environ`` the process calling ``config``'s provider needs (and nothing of
+    any other provider's): its key variable(s), its SDK's endpoint variable, and for a
+    provider pydantic-ai builds the variables of its prefix (``GROQ_…``, ``AWS_…``)."""
+    if config is None:
+        return {}
+    names = set(key_variables(config))
+    if config.provider in BASE_URL_ENV:
+        names.add(BASE_URL_ENV[config.provider])
+    prefixes: tuple[str, ...] = ()
+    if config.provider not in OWN_PROVIDERS:
+        own = config.provider.upper().replace("-", "_") + "_"
+        prefixes = (own, *PROVIDER_ENV_PREFIXES.get(config.provider, ()))
+    return {k: v for k, v in environ.items() if v and (k in names or k.startswith(prefixes))}
+
+
 def api_key(config: PlayerConfig) -> str:
     """The key ``config`` authenticates with, read from its ``api_key_env`` (else the
     provider's usual variable). A ``vllm:`` config that names no variable sends a placeholder
@@ -454,7 +498,7 @@ def api_key(config: PlayerConfig) -> str:
     """
     if config.provider not in OWN_PROVIDERS and not config.api_key_env:
         return ""
-    names = (config.api_key_env,) if config.api_key_env else DEFAULT_KEY_ENV[config.provider]
+    names = key_variables(config)
     for name in names:
         if os.environ.get(name):
             return os.environ[name]

@@ -22,7 +22,7 @@ from pydantic import (
 )
 
 from gptnt.bounded import IMAGE_SIDE, MAX_COUNT, MAX_SECONDS, read_yaml
-from gptnt.endpoints import url_problem
+from gptnt.endpoints import scrub_url, url_problem
 from gptnt.errors import PlayerConfigError, UnknownPlayerError, UnreadableError, first_problem
 from gptnt.players.actions import CoordinateSystem, Interaction, InteractionMethod
 from gptnt.players.clock import TOKENS_FIRST_TOKEN_S, TOKENS_SECONDS_PER_TOKEN
@@ -159,7 +159,7 @@ class PlayerConfig(BaseModel):
             return value
         problem = url_problem(value, ("http", "https"))
         if problem:
-            raise ValueError(f"{value!r} {problem} (e.g. http://127.0.0.1:8000/v1)")
+            raise ValueError(f"{scrub_url(value)!r} {problem} (e.g. http://127.0.0.1:8000/v1)")
         return value
 
     @model_validator(mode="after")

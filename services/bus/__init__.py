@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from gptnt.services.bus._acl import Credentials, create_users, delete_users
 from gptnt.services.bus._deadline import REDIS_CALL_S, REDIS_DOWN, redis_lost, within
+from gptnt.services.bus._env import CONFIG_ENV, child_env
 from gptnt.services.bus._events import EventStream
 from gptnt.services.bus._heartbeat import Heartbeat, HeartbeatSender, read_heartbeat, wait_ready
 from gptnt.services.bus._inbox import Inbox, Message
@@ -28,6 +29,7 @@ from gptnt.services.bus._server import (
 )
 
 __all__ = [
+    "CONFIG_ENV",
     "DISK_FAULT",
     "ENV_URL",
     "REDIS_CALL_S",
@@ -44,6 +46,7 @@ __all__ = [
     "RpcClient",
     "RpcServer",
     "Service",
+    "child_env",
     "connect",
     "create_users",
     "delete_users",

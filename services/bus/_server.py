@@ -30,6 +30,7 @@ import redis
 import redis.asyncio as aioredis
 
 from gptnt.errors import BusError, ConfigError
+from gptnt.services.bus._env import child_env
 
 ENV_URL = "GPTNT_REDIS_URL"
 TERMINATE_GRACE_S = 5.0
@@ -114,6 +115,7 @@ class EmbeddedRedis:
         )
         self._proc = subprocess.Popen(
             [executable, str(conf)],
+            env=child_env(),  # the allow-list: nothing of this process's secrets
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             preexec_fn=die_with_parent,  # see die_with_parent

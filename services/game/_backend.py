@@ -20,7 +20,7 @@ import httpx
 from gptnt.config import GameConfig
 from gptnt.errors import GptntError, ProtocolError
 from gptnt.protocol.client import TOKEN_ENV, GameClient
-from gptnt.services.bus import TERMINATE_GRACE_S, die_with_parent, free_port
+from gptnt.services.bus import TERMINATE_GRACE_S, child_env, die_with_parent, free_port
 
 if TYPE_CHECKING:
     from gptnt.sim.recording import RecordingTransport
@@ -66,7 +66,7 @@ class Backend:
                 sys.executable, "-c", "from gptnt.cli import main; main()", "sim", "serve",
                 "--port", str(port), "--width", str(spec.width), "--height", str(spec.height),
                 "--rule-seed", str(spec.rule_seed), stdout=asyncio.subprocess.DEVNULL,
-                env={**os.environ, TOKEN_ENV: token},
+                env=child_env({TOKEN_ENV: token}),
                 preexec_fn=die_with_parent, start_new_session=True,
             )  # fmt: skip
             self.client = GameClient(

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import shutil
 import signal
 import time
@@ -34,9 +35,11 @@ from gptnt import telemetry
 from gptnt.config import GameConfig
 from gptnt.errors import BusError, DeadlineExceeded, EpisodeError, GptntError, RemoteError
 from gptnt.missions import Mission, get_mission
+from gptnt.players.backends import provider_env
 from gptnt.players.clock import VirtualClock
 from gptnt.players.seats import SeatChoice, prompt_hash
 from gptnt.protocol import BombState, Role
+from gptnt.protocol.client import TOKEN_ENV
 from gptnt.records import (
     Conditions,
     EpisodeEnded,
@@ -61,6 +64,7 @@ from gptnt.records import (
     harness,
 )
 from gptnt.services.bus import (
+    CONFIG_ENV,
     DISK_FAULT,
     ENV_URL,
     REDIS_CALL_S,
@@ -69,6 +73,7 @@ from gptnt.services.bus import (
     GameKeys,
     RpcClient,
     Service,
+    child_env,
     connect,
     create_users,
     delete_users,
@@ -111,7 +116,7 @@ def _settings(choice: SeatChoice) -> PlayerSettings | None:
     config = choice.config
     if config is None:
         return None
-    host = urlsplit(config.base_url).netloc if config.base_url else None
+    host = _host(config.base_url) if config.base_url else None
     return PlayerSettings(
         model=config.model, base_url_host=host, temperature=config.temperature,
         max_tokens=config.max_tokens, image_size=config.image_size,
@@ -119,6 +124,13 @@ def _settings(choice: SeatChoice) -> PlayerSettings | None:
         coordinates=config.coordinates if config.interaction == "coordinates" else None,
         thinking=config.thinking,
     )  # fmt: skip
+
+
+def _host(url: str) -> str:
+    """``host[:port]`` of an endpoint: never its userinfo (``user:SECRET@``) or query."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    return f"{host}:{parts.port}" if parts.port else host
 
 
 class Interrupt:
@@ -324,18 +336,31 @@ class Episode:
 
     # ------------------------------------------------------------------ services
 
-    def _process_args(self, users: dict[str, str]) -> list[tuple[Service, list[str], str, Path]]:
-        """(service, command-line arguments, its user's URL, log file) of each service."""
+    def _children(
+        self, users: dict[str, str]
+    ) -> list[tuple[Service, list[str], dict[str, str], Path]]:
+        """(service, command-line arguments, environment, log file) of each service process.
+
+        The command line holds nothing secret (it is public: ``/proc/PID/cmdline``); the
+        environment is the allow-list of ``child_env`` with the service's own Redis user, its
+        config section, and only the secrets its own job needs: the game service the game
+        token (a game at a URL), a model player its own provider key."""
         gid = self.keys.game_id
         logs = self.dir / "logs"
-        return [
-            ("game", ["--game-id", gid, "--config", self._game_config().model_dump_json()],
-             users["game"],
-             logs / "game.log"),
-            *((c.role, ["--game-id", gid, "--config", self._player_config(c).model_dump_json()],
-               users[c.role], logs / f"{c.role}.log")
-              for c in self._lineup),
-        ]  # fmt: skip
+        game = self._game_config()
+        at_url = game.backend not in ("sim", "sim-process")
+        token = {TOKEN_ENV: os.environ[TOKEN_ENV]} if at_url and os.environ.get(TOKEN_ENV) else {}
+        out = [("game", ["--game-id", gid],
+                child_env({ENV_URL: users["game"], CONFIG_ENV: game.model_dump_json(), **token},
+                          network=at_url),
+                logs / "game.log")]  # fmt: skip
+        for c in self._lineup:
+            keys = provider_env(c.config, os.environ)
+            env = {ENV_URL: users[c.role], CONFIG_ENV: self._player_config(c).model_dump_json()}
+            out.append((c.role, ["--game-id", gid],
+                        child_env({**env, **keys}, network=c.config is not None),
+                        logs / f"{c.role}.log"))  # fmt: skip
+        return out
 
     def _game_config(self) -> GameConfig:
         """The section the Game Service runs with: the settings' game section, whole, with this
@@ -365,9 +390,8 @@ class Episode:
         """Fork the services from this process's warm server (``gptnt.services.manager._warm``)."""
         server = warm_server()
         self._handles = []
-        for name, args, url, log in self._process_args(users):
+        for name, args, env, log in self._children(users):
             log.parent.mkdir(parents=True, exist_ok=True)
-            env = {ENV_URL: url, "PYTHONUNBUFFERED": "1"}
             pid = await server.spawn(service_module(name), args, env, log)
             self._handles.append(WarmHandle(server, name, pid, log))
 
@@ -375,8 +399,8 @@ class Episode:
         """Start the services, each connecting as its own ACL user (``users``: their URLs)."""
         if self.settings.launch == "process":
             self._handles = [
-                ProcessHandle(name, args, url, log)
-                for name, args, url, log in self._process_args(users)
+                ProcessHandle(name, args, env, log)
+                for name, args, env, log in self._children(users)
             ]
             return
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import subprocess
 import sys
 import time
@@ -19,7 +18,7 @@ from typing import Protocol
 
 import redis.asyncio as aioredis
 
-from gptnt.services.bus import ENV_URL, TERMINATE_GRACE_S, Service, connect, die_with_parent
+from gptnt.services.bus import TERMINATE_GRACE_S, Service, connect, die_with_parent
 
 
 class Handle(Protocol):
@@ -33,11 +32,11 @@ class Handle(Protocol):
 
 
 class ProcessHandle:
-    def __init__(self, name: Service, args: list[str], url: str, log_path: Path) -> None:
+    def __init__(self, name: Service, args: list[str], env: dict[str, str], log_path: Path) -> None:
+        """``env`` is the child's whole environment (``gptnt.services.bus.child_env``)."""
         self.name = name
         log_path.parent.mkdir(parents=True, exist_ok=True)
         self._log_path = log_path
-        env = {**os.environ, ENV_URL: url, "PYTHONUNBUFFERED": "1"}
         with open(log_path, "ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", f"gptnt.services.{service_module(name)}", *args],

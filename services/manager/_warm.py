@@ -32,7 +32,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from gptnt.services.bus import TERMINATE_GRACE_S, Service, die_with_parent
+from gptnt.services.bus import TERMINATE_GRACE_S, Service, child_env, die_with_parent
 from gptnt.services.manager._budget import SPAWN_S
 from gptnt.services.manager._launch import exited
 
@@ -135,6 +135,7 @@ def serve() -> None:
                                 os.close(fd)
                         sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115
                         sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
+                        os.environ.clear()  # the service's environment, whole (child_env)
                         os.environ.update(request["env"])
                         sys.argv = [f"gptnt.services.{request['module']}", *request["args"]]
                         runpy.run_module(f"gptnt.services.{request['module']}", run_name="__main__")
@@ -173,7 +174,7 @@ class WarmServer:
             stdout=subprocess.PIPE,
             stderr=None,
             preexec_fn=die_with_parent,  # see die_with_parent
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            env=child_env(),  # no secret: each service's own come with its fork request
         )
         self._next = 0
         self._write = threading.Lock()

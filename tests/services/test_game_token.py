@@ -4,9 +4,13 @@ request is refused, so only the game service the run handed the token can drive 
 from __future__ import annotations
 
 import httpx
+import pytest
 
 from gptnt.config import GameConfig
-from gptnt.protocol.client import TOKEN_HEADER, GameClient
+from gptnt.errors import ConfigError
+from gptnt.players.cassette import loopback_async
+from gptnt.preflight import Needs, probe
+from gptnt.protocol.client import TOKEN_ENV, TOKEN_HEADER, GameClient
 from gptnt.services.game._backend import Backend
 from gptnt.sim.game import Game
 from gptnt.sim.server import create_app
@@ -31,3 +35,14 @@ async def test_the_sim_process_backend_draws_its_own_token() -> None:
             assert (await stranger.get("/health")).status_code == 403
     finally:
         await backend.close()
+
+
+async def test_preflight_presents_the_game_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run with ``GPTNT_GAME_TOKEN`` set used to fail its preflight with a 403."""
+    app = create_app(Game(width=160, height=120), token="s3cret")
+    async with loopback_async(app, log_level="critical") as url:
+        monkeypatch.delenv(TOKEN_ENV, raising=False)
+        with pytest.raises(ConfigError, match="/health did not answer"):
+            await probe(Needs(game=url))
+        monkeypatch.setenv(TOKEN_ENV, "s3cret")
+        await probe(Needs(game=url))  # answered: the token was presented
