@@ -27,6 +27,7 @@ from gptnt.services.manager._queue import (
     work,
 )
 from gptnt.services.manager._replay import branch_spec, replay_episode
+from gptnt.services.manager._warm import WarmHandle
 from gptnt.services.manager.api import EpisodeSettings, EpisodeSpec, Fork
 
 __all__ = [
@@ -45,6 +46,7 @@ __all__ = [
     "ProcessHandle",
     "ProviderWatch",
     "TurnBudget",
+    "WarmHandle",
     "baseline_spec",
     "branch_spec",
     "check_turns",

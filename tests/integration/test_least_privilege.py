@@ -18,10 +18,7 @@ from gptnt.missions import Mission
 from gptnt.protocol import MissionConfig
 from gptnt.protocol.client import TOKEN_ENV
 from gptnt.records import Ledger, LedgerEntry
-from gptnt.services.manager import EpisodeSettings, EpisodeSpec
-from gptnt.services.manager._episode import Episode
-from gptnt.services.manager._launch import ProcessHandle
-from gptnt.services.manager._warm import WarmHandle
+from gptnt.services.manager import Episode, EpisodeSettings, EpisodeSpec, ProcessHandle, WarmHandle
 
 URL_PASSWORD = "urlpw-canary-7d3e91"
 GAME_TOKEN = "game-token-canary-51ab"
