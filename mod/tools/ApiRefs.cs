@@ -5,6 +5,9 @@
 //        KMFramework or UnityEngine* referenced by the IL (UnityEngine's modules are one "UnityEngine")
 //   type <assembly> <type>                                        a type of those assemblies referenced
 //   str  <literal>                                                a string literal in any method body
+//   near <literal> <type>                                         an identifier-like literal and a game type (a token,
+//        a cast, a member's owner, or a literal naming the type) in the same method body, so a name
+//        looked up by reflection is tied to the type it is looked up on
 //   reflect <method> <literal>...                                 a call of a method of a type named
 //        Reflect (our adapter's declaration of a member read by name) with its literal arguments
 // Usage: mono api-refs.exe <assembly.dll>      exit 2 on a missing or unreadable file
@@ -58,6 +61,12 @@ static class ApiRefs
             "(" + string.Join(",", method.Parameters.Select(p => Name(p.ParameterType)).ToArray()) + ")";
     }
 
+    static bool IsIdentifier(string text)
+    {
+        return text.Length > 0 && (char.IsLetter(text[0]) || text[0] == '_') &&
+            text.All(c => char.IsLetterOrDigit(c) || c == '_');
+    }
+
     static string Clean(string text)
     {
         return text.Replace("\\", "\\\\").Replace("\t", "\\t").Replace("\n", "\\n").Replace("\r", "\\r");
@@ -92,12 +101,22 @@ static class ApiRefs
             {
                 if (!method.HasBody) continue;
                 var pending = new List<string>();
+                var literals = new HashSet<string>(StringComparer.Ordinal);
+                var near = new HashSet<string>(StringComparer.Ordinal);
                 foreach (Instruction instruction in method.Body.Instructions)
                 {
+                    var typeOperand = instruction.Operand as TypeReference;
+                    var memberOperand = instruction.Operand as MemberReference;
+                    if (typeOperand != null && IsGame(typeOperand.GetElementType()))
+                        near.Add(typeOperand.GetElementType().FullName);
+                    else if (memberOperand != null && !(memberOperand is TypeReference) &&
+                             IsGame(memberOperand.DeclaringType.GetElementType()))
+                        near.Add(memberOperand.DeclaringType.GetElementType().FullName);
                     if (instruction.OpCode == OpCodes.Ldstr)
                     {
                         string literal = (string)instruction.Operand;
                         lines.Add("str\t" + Clean(literal));
+                        literals.Add(literal);
                         pending.Add(literal);
                     }
                     else if (instruction.OpCode == OpCodes.Call || instruction.OpCode == OpCodes.Callvirt || instruction.OpCode == OpCodes.Newobj)
@@ -108,6 +127,10 @@ static class ApiRefs
                         pending.Clear();
                     }
                 }
+                near.UnionWith(literals);  // a type found by its name, e.g. a lookup of "PortWidget"
+                foreach (string literal in literals.Where(IsIdentifier))
+                    foreach (string other in near)
+                        if (other != literal) lines.Add("near\t" + Clean(literal) + "\t" + Clean(other));
             }
         foreach (string line in lines) Console.WriteLine(line);
         return 0;

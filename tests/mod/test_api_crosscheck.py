@@ -49,10 +49,12 @@ class Listing:
     types: frozenset[str]
     strings: frozenset[str]
     reflected: tuple[tuple[str, ...], ...]  # (Reflect method, literal arguments...) per call
+    near: frozenset[tuple[str, str]] = frozenset()
+    """(literal, type's short name): the literal and the type in one method body."""
 
 
 def parse(text: str) -> Listing:
-    refs, types, strings, reflected = set(), set(), set(), []
+    refs, types, strings, reflected, near = set(), set(), set(), [], set()
     for line in text.splitlines():
         fields = line.split("\t")
         if fields[0] == "ref":
@@ -63,7 +65,15 @@ def parse(text: str) -> Listing:
             strings.add(fields[1])
         elif fields[0] == "reflect":
             reflected.append(tuple(fields[1:]))
-    return Listing(frozenset(refs), frozenset(types), frozenset(strings), tuple(reflected))
+        elif fields[0] == "near":
+            near.add((fields[1], short_type(fields[2])))
+    return Listing(frozenset(refs), frozenset(types), frozenset(strings), tuple(reflected),
+                   frozenset(near))  # fmt: skip
+
+
+def short_type(name: str) -> str:
+    """A type's own name without namespace or enclosing type (``Assets.X/Y`` and ``X+Y`` → Y)."""
+    return re.split(r"[./+]", name)[-1]
 
 
 def _property(member: str) -> str | None:
@@ -198,7 +208,9 @@ def _evidence_for(owner: str, name: str) -> bool:
 
 def reflected_verdicts(ours: Listing, theirs: Listing) -> dict[str, str]:
     """Each member our adapter reads by name → how it is confirmed: ``member`` (GPTNT's IL
-    references it with that kind), ``string`` (GPTNT looks the name up by reflection too),
+    references it with that kind), ``string`` (GPTNT looks the name up by reflection too: the
+    literal in a method body that also has the owner type at hand, never a literal anywhere —
+    GPTNT's mod holds words such as ``Color`` and ``Text`` for other things),
     ``evidence`` (a comment names other evidence) or ``unconfirmed``."""
     kinds = {"Field": ("field", ""), "Property": ("method", "get_"), "Method": ("method", "")}
     referenced = {(r.owner, r.member, r.kind) for r in theirs.refs}
@@ -210,7 +222,7 @@ def reflected_verdicts(ours: Listing, theirs: Listing) -> dict[str, str]:
         setter = (cecil_owner, "set_" + name, kind) if prefix else None
         if (cecil_owner, prefix + name, kind) in referenced or setter in referenced:
             verdicts[f"{owner}.{name}"] = "member"
-        elif name in theirs.strings:
+        elif (name, short_type(owner)) in theirs.near:  # looked up where that type is at hand
             verdicts[f"{owner}.{name}"] = "string"
         elif _evidence_for(owner, name):
             verdicts[f"{owner}.{name}"] = "evidence"
@@ -230,6 +242,17 @@ def test_every_name_we_read_by_reflection_is_confirmed_or_justified(listings) ->
     assert unconfirmed == [], (
         "read by name, but neither in GPTNT's mod nor justified:\n" + "\n".join(unconfirmed)
     )
+
+
+def test_a_string_confirms_a_name_only_on_the_type_it_is_looked_up_on() -> None:
+    """``SnippableWire.Color`` was a wrong name (the colour is ``GetColor()``), yet GPTNT's mod
+    holds the literal ``Color`` elsewhere: a bare string must not confirm it."""
+    theirs = Listing(frozenset(), frozenset(), frozenset({"Color", "presentPorts"}), (),
+                     frozenset({("presentPorts", "PortWidget"), ("Color", "Material")}))  # fmt: skip
+    ours = Listing(frozenset(), frozenset(), frozenset(), (
+        ("Field", "SnippableWire", "Color"), ("Field", "PortWidget", "presentPorts")))  # fmt: skip
+    assert reflected_verdicts(ours, theirs) == {"SnippableWire.Color": "unconfirmed",
+                                                "PortWidget.presentPorts": "string"}  # fmt: skip
 
 
 def test_evidence_is_a_comment_right_above_the_declaration() -> None:
