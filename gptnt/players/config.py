@@ -99,6 +99,11 @@ class PlayerConfig(BaseModel):
     ``chat_template_kwargs``), over the ``serve:`` defaults, which are sent too, so a server
     started elsewhere gets them. ``thinking: off`` adds ``enable_thinking: false`` unless set
     here (Qwen3's templates)."""
+    execution_feedback: bool = True
+    """Tell the model, at the start of its next turn, what went wrong with its previous response
+    (``<execution-feedback>``, ``gptnt.players.feedback``): GPTNT's NOBF ("naughty output
+    behaviour feedback", its ``enable_nobf_generation``, on by default). ``false``: the problems
+    are still recorded in the turn's ``errors``, but the model is never told."""
     interaction: InteractionMethod = "set-of-marks"
     coordinates: CoordinateSystem = "absolute"
     """For ``interaction: coordinates``: absolute pixels, scaled 0–1000, or relative 0–1."""

@@ -106,7 +106,8 @@ class ModelPolicy:
         messages = None
         if self.seat in TALKERS:
             messages = [PartnerMessage(_PARTNER_NAME[self.seat], m) for m in turn.messages]
-        text = turn_text(feedback_text(turn.feedback), messages)
+        told = turn.feedback if self.config.execution_feedback else ()
+        text = turn_text(feedback_text(told), messages)
         attachments: tuple[Attachment, ...] = ()
         observation = turn.observation
         if self.seat in ACTORS and observation is not None and observation.frames:

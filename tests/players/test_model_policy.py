@@ -138,3 +138,23 @@ async def test_the_turn_resolves_the_players_own_coordinates_and_records_the_cal
     second = await play_turn(player, 1, table.transport(defuser=True))
     assert second.action.kind == "do_nothing" and len(table.acted) == 1
     assert second.errors == ['wrong_location_type: not an {"x": …, "y": …} point']
+
+
+async def test_without_execution_feedback_problems_are_recorded_but_never_told(
+    server: FakeServer, tmp_path: Path
+) -> None:
+    server.replies = [
+        (200, completion(_say("interact_game", '{"action": "click_release", "location": "Z"}'))),
+        (200, completion(_say("do_nothing", "{}"))),
+    ]
+    config = PlayerConfig(
+        model="vllm:m", base_url=server.url, image_size=(64, 48), execution_feedback=False
+    )
+    player = Player(ModelPolicy(config, "defuser"), "defuser", "sync", tmp_path)
+    table = Table(shown=_observation(40))
+    first = await play_turn(player, 0, table.transport(defuser=True))
+    assert _codes(first.errors) == ["unknown_label"]  # recorded as ever
+    await play_turn(player, 1, table.transport(defuser=True))
+    content = server.received[1]["messages"][-1]["content"]  # the turn's own text parts
+    newest = " ".join(p["text"] for p in content if p.get("type") == "text")
+    assert newest and "execution-feedback" not in newest and '"Z"' not in newest  # NOBF off
