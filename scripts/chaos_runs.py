@@ -11,9 +11,17 @@ Redis — every episode must end with a summary and the right outcome, and a rer
 3. **Resume.** The killed episodes are played again, as a suite rerun does (the next attempt of
    each key the ledger does not count as done); all must then end with an outcome of the game.
 
+4. **Hostile provider** (``--hostile``, alone): every behaviour of ``hostile_standin.py`` as
+   the Defuser's provider, sync and async, each episode in its own processes. Provider garbage
+   must end ``crashed: provider …``; a model's bad text an outcome of the game. Prints one row
+   per behaviour (outcome per mode, right or WRONG, tracebacks, leaked canaries: the key, the
+   game token, another provider's key and the admin Redis password, looked for in every file
+   of the run, the service logs included).
+
 Prints one line per episode and the figures at the end; exits 1 if any check failed::
 
     .venv/bin/python scripts/chaos_runs.py --episodes 20 --games 4 --median 8
+    .venv/bin/python scripts/chaos_runs.py --hostile --games 4
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from hostile_standin import BEHAVIOURS, Hostile
 from model_standin import Latency, Standin
 
 from gptnt.config import GameConfig
@@ -39,6 +48,15 @@ from gptnt.services.bus import EmbeddedRedis
 from gptnt.services.manager import Episode, EpisodeSettings, EpisodeSpec, ProcessHandle
 
 KEY_ENV = "GPTNT_CHAOS_KEY"
+KEY = "sk-chaos-not-a-real-key"
+CANARIES = {
+    "key": KEY,
+    "game token": "chaos-game-token-canary-9b1f",
+    "other key": "sk-ant-chaos-other-canary-33d0",
+}
+"""Secrets in the run's environment that no record may hold (with the admin Redis password)."""
+HOSTILE_ARGS = {"slow": "slow~2", "trickle": "trickle~0.0002", "rate-limited": "rate-limited~1"}
+"""Behaviour arguments that fit the hostile episodes' budget (a model call of 5 s)."""
 
 
 def _mission(time_limit: int) -> Mission:
@@ -166,6 +184,100 @@ async def _resume(args, url: str, run_dir: Path, defuser: str, expert: str) -> l
     return failures
 
 
+def _hostile_mission() -> Mission:
+    """15 s: five sync rounds, so three failed calls in a row fit; and three hung calls of 5 s
+    fit in the async clock."""
+    config = MissionConfig(seed=234, time_limit=20, components=["Wires"], is_front=True,
+                           needy_time=20, opt_widgets=1)  # fmt: skip
+    return Mission(id="Wires-234", kind="single", title="hostile", config=config)
+
+
+async def _hostile(args, url: str, run_dir: Path) -> list[str]:
+    """Every behaviour × both modes; the table; the failed checks."""
+    import logging
+
+    tracebacks: list[str] = []
+
+    class Count(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if record.exc_info:
+                tracebacks.append(record.getMessage())
+
+    logging.getLogger().addHandler(Count())
+    admin_password = url.split("://:", 1)[1].split("@", 1)[0]
+    canaries = {**CANARIES, "admin password": admin_password}
+    # A turn of 19 s with game calls of 2 s leaves the Defuser's model call 5 s.
+    settings = EpisodeSettings(launch="process", game=GameConfig(width=320, height=240),
+                               game_call_s=2.0, idle_sleep_s=0.2, stop_timeout_s=3)  # fmt: skip
+    mission = _hostile_mission()
+    gate = asyncio.Semaphore(args.games)
+    rows: dict[str, dict[str, str]] = {}
+    failures: list[str] = []
+    async for hostile in Hostile().serve():
+        players = run_dir / "players"
+        players.mkdir(parents=True, exist_ok=True)
+
+        async def one(name: str, mode: str, base: str, players: Path) -> None:
+            path = HOSTILE_ARGS.get(name, name)
+            player = players / f"{name}.yaml"
+            player.write_text(
+                f"model: openai:hostile\nbase_url: {base}/{path}/v1\n"
+                f"api_key_env: {KEY_ENV}\nimage_size: [320, 240]\ntransport_retries: 1\n"
+                "turn_timeout_s: 19\n"
+            )
+            spec = EpisodeSpec.make(mission.id, mode, str(player), "idle")
+            before = len(tracebacks)
+            async with gate:
+                episode = Episode(spec, settings, admin_url=url, run_dir=run_dir / name,
+                                  mission=mission)  # fmt: skip
+                summary = await episode.run()
+            garbage = BEHAVIOURS[name].garbage
+            right = (
+                summary.outcome == "crashed" and summary.reason.startswith("provider ")
+                if garbage else summary.outcome in ("solved", "strikeout", "timeout")
+            )  # fmt: skip
+            files = [p for p in (run_dir / name).rglob("*") if p.is_file()]
+            logs = [p for p in files if p.suffix == ".log"]
+            traced = (
+                len(tracebacks)
+                - before
+                + sum(p.read_text(errors="replace").count("Traceback") for p in logs)
+            )
+            leaked = sorted({what for p in files for what, secret in canaries.items()
+                             if secret.encode() in p.read_bytes()})  # fmt: skip
+            row = rows.setdefault(name, {"kind": "garbage" if garbage else "model"})
+            row[mode] = f"{summary.outcome}{'' if right else ' WRONG'}"
+            row[f"{mode} reason"] = summary.reason[:70]
+            row["tracebacks"] = str(int(row.get("tracebacks", "0")) + traced)
+            row["leaks"] = ", ".join(
+                sorted(set(row.get("leaks", "").split(", ")) - {""} | set(leaked))
+            )
+            if not right or traced or leaked:
+                failures.append(f"{name} {mode}: {summary.outcome}: {summary.reason[:120]}"
+                                f"{f'; {traced} tracebacks' if traced else ''}"
+                                f"{f'; leaked {leaked}' if leaked else ''}")  # fmt: skip
+
+        await asyncio.gather(
+            *(one(n, m, hostile.url, players) for n in BEHAVIOURS for m in ("sync", "async"))
+        )
+    width = max(map(len, BEHAVIOURS))
+    print(f"\n{'behaviour':<{width}}  kind     {'sync':<18} {'async':<18} tracebacks  leaks")
+    for name in BEHAVIOURS:
+        r = rows[name]
+        print(f"{name:<{width}}  {r['kind']:<8} {r['sync']:<18} {r['async']:<18} "
+              f"{r['tracebacks']:<11} {r['leaks'] or '-'}")  # fmt: skip
+    wrong = sum("WRONG" in r[m] for r in rows.values() for m in ("sync", "async"))
+    print(f"\n{len(rows) * 2} episodes: {wrong} wrong outcomes, "
+          f"{sum(int(r['tracebacks']) for r in rows.values())} tracebacks, "
+          f"{sum(bool(r['leaks']) for r in rows.values())} behaviours with a leak")  # fmt: skip
+    if args.verbose:
+        for name in BEHAVIOURS:
+            print(
+                f"  {name}: sync {rows[name]['sync reason']!r}; async {rows[name]['async reason']!r}"
+            )
+    return failures
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--episodes", type=int, default=20, help="slow episodes per mode")
@@ -175,9 +287,14 @@ def main() -> None:
     parser.add_argument("--expert-model", action="store_true",
                         help="the Expert is the stand-in too (it then reads the manual)")  # fmt: skip
     parser.add_argument("--skip-kills", action="store_true")
+    parser.add_argument("--hostile", action="store_true",
+                        help="play every hostile behaviour instead (4. above)")  # fmt: skip
+    parser.add_argument("--verbose", action="store_true", help="--hostile: every reason too")
     args = parser.parse_args()
-    os.environ[KEY_ENV] = "sk-chaos-not-a-real-key"
+    os.environ[KEY_ENV] = KEY
     os.environ.setdefault("GPTNT_OFFLINE", "1")
+    if args.hostile:
+        sys.exit(asyncio.run(_run_hostile(args)))
 
     async def run() -> int:
         standin = Standin(Latency(median_s=args.median), seed=18)
@@ -210,6 +327,21 @@ def main() -> None:
         return 1
 
     sys.exit(asyncio.run(run()))
+
+
+async def _run_hostile(args) -> int:
+    # Secrets the services must not be handed (least privilege) and no record may hold.
+    os.environ["GPTNT_GAME_TOKEN"] = CANARIES["game token"]
+    os.environ["ANTHROPIC_API_KEY"] = CANARIES["other key"]
+    folder = Path(tempfile.mkdtemp(prefix="gptnt-hostile-"))
+    print(f"records in {folder}; {len(BEHAVIOURS)} behaviours, sync and async", flush=True)
+    t0 = time.monotonic()
+    with EmbeddedRedis() as redis:
+        os.environ["GPTNT_REDIS_URL"] = redis.url  # the admin URL, as a user may have it set
+        failures = await _hostile(args, redis.url, folder)
+    print(f"wall {time.monotonic() - t0:.0f} s; {len(failures)} failed checks"
+          + "".join(f"\n  {f}" for f in failures))  # fmt: skip
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":
