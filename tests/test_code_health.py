@@ -48,6 +48,11 @@ def test_ruff_finds_nothing() -> None:
     assert result.returncode == 0, result.stdout[-3000:]
 
 
+def test_the_code_is_formatted() -> None:
+    result = _run("ruff", "format", "--check", "--no-cache", ".")
+    assert result.returncode == 0, result.stdout[-3000:]
+
+
 def test_no_contract_allows_indirect_imports() -> None:
     """A contract that allows indirect imports only checks what a package imports itself: the
     players could then reach the client through any module that imports it."""

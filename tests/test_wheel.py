@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -32,9 +33,13 @@ def _run(argv: list[str], cwd: Path, timeout: float, env: dict[str, str] | None 
 def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """(the venv's bin folder, an empty working directory)."""
     base = tmp_path_factory.mktemp("wheel")
+    # Built from a copy, so the build leaves nothing behind in the checkout.
+    source = base / "source"
+    skip = (".git", ".venv", "build", "dist", "runs", "*.egg-info", "__pycache__", ".*_cache")
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(*skip))
     dist = base / "dist"
     _run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(source)],
         cwd=base,
         timeout=300,
     )
