@@ -270,6 +270,7 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Resu
         redis.stop()
 
 
+@pytest.mark.timeout(1200)  # the first row's setup plays every row (4 at a time)
 @pytest.mark.parametrize("row", ROWS, ids=[r.name for r in ROWS])
 def test_bad_input_gets_one_line(row: Row, results: dict[str, Result]) -> None:
     result = results[row.name]
