@@ -1,6 +1,7 @@
 """gptnt: the GPTNT benchmark harness (Keep Talking and Nobody Explodes for two LLM agents).
 
-The public Python API (docs/api.md); the ``gptnt`` command is a thin layer over it::
+The public Python API (``gptnt.api``, docs/api.md); the ``gptnt`` command is a thin layer over
+it::
 
     import gptnt
 
@@ -8,22 +9,7 @@ The public Python API (docs/api.md); the ``gptnt`` command is a thin layer over 
     runs = gptnt.load_records(["runs/my-run"])
 """
 
-from gptnt.api import (
-    BaselineStart,
-    Starting,
-    load_records,
-    replay_episode,
-    run_baseline,
-    run_episode,
-    run_episode_async,
-)
+from gptnt import api
+from gptnt.api import *  # noqa: F403 - the package's surface is exactly gptnt.api's
 
-__all__ = [
-    "BaselineStart",
-    "Starting",
-    "load_records",
-    "replay_episode",
-    "run_baseline",
-    "run_episode",
-    "run_episode_async",
-]
+__all__ = api.__all__
