@@ -186,9 +186,10 @@ ROWS = [
         ("big.yaml: repeats: Input should be less than or equal to 1000",),
         files={"big.yaml": "name: big\nmissions: [Wires-234]\nmodes: [sync]\n"
                            "repeats: 1000000000\n"}, command=("suite", "plan")),
-    Row("second writer on a run directory", ("multi", "--out", "runs", "--run", "held",
+    Row("second writer on a run directory", ("one.yaml", "--out", "runs", "--run", "held",
                                              "--yes"),
         ("--out runs/held: another run writes here (host ", "choose another --out"),
+        files={"one.yaml": "name: one\nmissions: [Wires-234]\nmodes: [sync]\n"},
         built={"runs/held/.writer.lock": hostile_inputs.live_lock}, command=("suite", "run")),
 ]  # fmt: skip
 
