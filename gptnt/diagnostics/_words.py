@@ -10,9 +10,28 @@ steps are the oracle's steps.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TypeVar, cast
 
-from gptnt.protocol import KINDS, ModuleState
+from gptnt.protocol import (
+    KINDS,
+    BigButtonModule,
+    KeypadModule,
+    MazeCell,
+    MazeModule,
+    MemoryModule,
+    ModuleBase,
+    ModuleState,
+    MorseModule,
+    PasswordModule,
+    SimonModule,
+    VennModule,
+    WhosOnFirstModule,
+    WireSequenceModule,
+    WiresModule,
+    state_as,
+)
 from gptnt.rules import Edgework, Hold, Press, Release, Step, Timing
+from gptnt.rules.modules.memory import MemoryPress
 from gptnt.rules.ruleset import Ruleset
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
@@ -32,6 +51,7 @@ KEY_NAMES = {
 }
 
 TITLES = {spec.name: spec.title for spec in KINDS}
+_Kind = TypeVar("_Kind", bound=ModuleBase)
 
 
 def ordinal(n: int) -> str:
@@ -75,20 +95,20 @@ def _ports(edgework: Edgework) -> str:
 # ----------------------------------------------------------------------------- modules
 
 
-def _wires(m: ModuleState, rules: Ruleset, history: Sequence[object]) -> str:
+def _wires(m: WiresModule, rules: Ruleset, history: Sequence[object]) -> str:
     wires = sorted((w for w in m.wires if w is not None), key=lambda w: w.position)
     colours = [w.color + (" (cut)" if w.is_cut else "") for w in wires]
     return f"A Wires module with {len(wires)} wires, top to bottom: {', '.join(colours)}."
 
 
-def _button(m: ModuleState, rules: Ruleset, history: Sequence[object]) -> str:
+def _button(m: BigButtonModule, rules: Ruleset, history: Sequence[object]) -> str:
     text = f'A {m.button_color} button that says "{m.button_word.upper()}".'
     if m.is_held and m.strip_color:
         text += f" I am holding it and the strip beside it lights up {m.strip_color}."
     return text
 
 
-def _keypad(m: ModuleState, rules: Ruleset, history: Sequence[object]) -> str:
+def _keypad(m: KeypadModule, rules: Ruleset, history: Sequence[object]) -> str:
     keys = (m.top_left, m.top_right, m.bottom_left, m.bottom_right)
     named = ", ".join(
         f"{place}: {key.symbol}{' (lit green)' if key.color == 'green' else ''}"
@@ -97,12 +117,12 @@ def _keypad(m: ModuleState, rules: Ruleset, history: Sequence[object]) -> str:
     return f"A Keypad with four symbols — {named}."
 
 
-def _simon(m: ModuleState, rules: Ruleset, history: Sequence[object]) -> str:
+def _simon(m: SimonModule, rules: Ruleset, history: Sequence[object]) -> str:
     flashes = m.beep_sequence[: m.solve_progress + 1]
     return f"Simon Says: the buttons flash {', '.join(flashes)}, in that order."
 
 
-def _whos_on_first(m: ModuleState, rules: Ruleset, history: Sequence[object]) -> str:
+def _whos_on_first(m: WhosOnFirstModule, rules: Ruleset, history: Sequence[object]) -> str:
     buttons = "; ".join(
         f'{place}: "{word}"' for place, word in zip(POSITIONS_6, m.button_words or (), strict=False)
     )
@@ -112,13 +132,15 @@ def _whos_on_first(m: ModuleState, rules: Ruleset, history: Sequence[object]) ->
     )
 
 
-def _memory(m: ModuleState, rules: Ruleset, history: Sequence[object]) -> str:
+def _memory(m: MemoryModule, rules: Ruleset, history: Sequence[object]) -> str:
     labels = ", ".join(str(n) for n in m.button_numbers or ())
     text = (
         f"Memory, stage {m.stage}: the display shows {m.display_number}; the buttons, left to "
         f"right, are labelled {labels}."
     )
     for stage, press in enumerate(history, start=1):
+        if not isinstance(press, MemoryPress):
+            raise TypeError(f"a Memory history holds MemoryPress entries, not {press!r}")
         text += (
             f" In stage {stage} I pressed the button in position {press.position} "
             f"labelled {press.label}."
@@ -126,15 +148,15 @@ def _memory(m: ModuleState, rules: Ruleset, history: Sequence[object]) -> str:
     return text
 
 
-def _morse(m: ModuleState, rules: Ruleset, history: Sequence[object]) -> str:
-    letters = " / ".join(rules.morse.code(c) for c in m.sequence)
+def _morse(m: MorseModule, rules: Ruleset, history: Sequence[object]) -> str:
+    letters = " / ".join(rules.morse_rules.code(c) for c in m.sequence)
     return (
         f"Morse Code: the light blinks {letters}, then a long pause and it repeats. "
         f"The display shows {mhz(m.current_frequency)}."
     )
 
 
-def _venn(m: ModuleState, rules: Ruleset, history: Sequence[object]) -> str:
+def _venn(m: VennModule, rules: Ruleset, history: Sequence[object]) -> str:
     parts = []
     for n, w in enumerate((w for w in m.wires if w is not None), start=1):
         colour = " and ".join(w.color.split(", ")) if ", " in w.color else w.color
@@ -149,7 +171,7 @@ def _venn(m: ModuleState, rules: Ruleset, history: Sequence[object]) -> str:
     return f"Complicated Wires, left to right: {'; '.join(parts)}."
 
 
-def _wire_sequence(m: ModuleState, rules: Ruleset, history: Sequence[object]) -> str:
+def _wire_sequence(m: WireSequenceModule, rules: Ruleset, history: Sequence[object]) -> str:
     from gptnt.rules.modules.wire_sequence import panel_of
 
     here = [w for w in m.wires if w is not None and panel_of(w.start_position_number) == m.panel]
@@ -167,8 +189,8 @@ def _wire_sequence(m: ModuleState, rules: Ruleset, history: Sequence[object]) ->
     )
 
 
-def _maze(m: ModuleState, rules: Ruleset, history: Sequence[object]) -> str:
-    def cell(c: object) -> str:
+def _maze(m: MazeModule, rules: Ruleset, history: Sequence[object]) -> str:
+    def cell(c: MazeCell) -> str:
         return f"column {c.column + 1}, row {c.row + 1}"
 
     circles = " and ".join(cell(c) for c in m.circle_positions)
@@ -179,8 +201,8 @@ def _maze(m: ModuleState, rules: Ruleset, history: Sequence[object]) -> str:
     )
 
 
-def _password(m: ModuleState, rules: Ruleset, history: Sequence[object]) -> str:
-    columns = history[0] if history else None
+def _password(m: PasswordModule, rules: Ruleset, history: Sequence[object]) -> str:
+    columns = cast("Sequence[Sequence[str]]", history[0]) if history else None
     if columns:
         listed = "; ".join(f"column {i + 1}: {' '.join(col)}" for i, col in enumerate(columns))
         return f"Password: the columns can show these letters — {listed}."
@@ -188,18 +210,27 @@ def _password(m: ModuleState, rules: Ruleset, history: Sequence[object]) -> str:
 
 
 Describer = Callable[[ModuleState, Ruleset, Sequence[object]], str]
+
+
+def _of(
+    kind: type[_Kind], describer: Callable[[_Kind, Ruleset, Sequence[object]], str]
+) -> Describer:
+    """``describer`` of one kind's state, taking any module state (and refusing another kind's)."""
+    return lambda m, rules, history: describer(state_as(m, kind), rules, history)
+
+
 DESCRIBERS: dict[str, Describer] = {
-    "Wires": _wires,
-    "BigButton": _button,
-    "Keypad": _keypad,
-    "Simon": _simon,
-    "WhosOnFirst": _whos_on_first,
-    "Memory": _memory,
-    "Morse": _morse,
-    "Venn": _venn,
-    "WireSequence": _wire_sequence,
-    "Maze": _maze,
-    "Password": _password,
+    "Wires": _of(WiresModule, _wires),
+    "BigButton": _of(BigButtonModule, _button),
+    "Keypad": _of(KeypadModule, _keypad),
+    "Simon": _of(SimonModule, _simon),
+    "WhosOnFirst": _of(WhosOnFirstModule, _whos_on_first),
+    "Memory": _of(MemoryModule, _memory),
+    "Morse": _of(MorseModule, _morse),
+    "Venn": _of(VennModule, _venn),
+    "WireSequence": _of(WireSequenceModule, _wire_sequence),
+    "Maze": _of(MazeModule, _maze),
+    "Password": _of(PasswordModule, _password),
 }
 
 
@@ -213,11 +244,10 @@ def describe(module: ModuleState, rules: Ruleset, history: Sequence[object] = ()
 
 def say(module: ModuleState, steps: Sequence[Step], rules: Ruleset) -> str:
     """The Expert's instruction that carries out ``steps`` on ``module``."""
-    kind = module.name
-    if kind == "Morse":
+    if isinstance(module, MorseModule):
         presses = [s for s in steps if isinstance(s, Press)]
         if presses and presses[-1].element == "transmit":
-            dial = list(rules.morse.dial)
+            dial = list(rules.morse_rules.dial)
             at = dial.index(round(module.current_frequency))
             for s in presses[:-1]:
                 at += 1 if s.element == "right" else -1
@@ -257,29 +287,29 @@ def _step_words(module: ModuleState, step: Step) -> str:
     assert isinstance(step, Press)
     if step.when is not None:
         return f"press and immediately release the button {when(step.when)}"
-    match module.name:
-        case "Wires":
+    match module:
+        case WiresModule():
             present = sorted(w.position for w in module.wires if w is not None)
             return f"cut the {ordinal(present.index(int(element.split('-')[1])) + 1)} wire"
-        case "Venn":
+        case VennModule():
             present = [w.position for w in module.wires if w is not None]
             return f"cut wire {present.index(int(element.split('-')[1])) + 1}"
-        case "BigButton":
+        case BigButtonModule():
             return "press and immediately release the button"
-        case "Keypad":
+        case KeypadModule():
             key = getattr(module, element.replace("-", "_"))
             return f"press {key.symbol}"
-        case "Simon":
+        case SimonModule():
             return f"press {element}"
-        case "Maze":
+        case MazeModule():
             return f"move {element}"
-        case "WhosOnFirst":
+        case WhosOnFirstModule():
             index = int(element.split("-")[1])
-            return f'press "{module.button_words[index]}"'
-        case "Memory":
+            return f'press "{(module.button_words or [])[index]}"'
+        case MemoryModule():
             index = int(element.split("-")[1])
-            return f"press the button in position {index + 1} (labelled {module.button_numbers[index]})"
-        case "WireSequence":
+            return f"press the button in position {index + 1} (labelled {(module.button_numbers or [])[index]})"
+        case WireSequenceModule():
             if element in ("up", "down"):
                 return "go to the next panel" if element == "down" else "go back a panel"
             slot = int(element.split("-")[1])
@@ -287,7 +317,7 @@ def _step_words(module: ModuleState, step: Step) -> str:
                 w for w in module.wires if w is not None and w.start_position_number == slot
             )
             return f"cut the {wire.color} wire from {slot % 3 + 1} to {wire.end_position_letter}"
-        case "Morse":
+        case MorseModule():
             return {"left": "turn the dial left", "right": "turn the dial right"}.get(
                 element, "press TX"
             )

@@ -14,14 +14,24 @@ whichever coordinate convention the player uses (``score_point``).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 import numpy as np
 
 from gptnt.diagnostics._dataset import ImageStore, Question, Target
 from gptnt.diagnostics._frames import Shot, draws, frame_prompt
 from gptnt.diagnostics._words import KEY_NAMES, POSITIONS_6, ordinal
-from gptnt.protocol import encode_png
+from gptnt.protocol import (
+    BigButtonModule,
+    MemoryModule,
+    VennModule,
+    WhosOnFirstModule,
+    WireSequenceModule,
+    WiresModule,
+    encode_png,
+    state_as,
+)
 
 AMBIGUOUS = "AMBIGUOUS"
 NONE = "NONE"
@@ -30,12 +40,15 @@ NONE = "NONE"
 Candidate = tuple[str, str, str]
 
 
-def _present(wires: list) -> list:  # type: ignore[type-arg]
+_W = TypeVar("_W")
+
+
+def _present(wires: Sequence[_W | None]) -> list[_W]:
     return [w for w in wires if w is not None]
 
 
 def _wires(shot: Shot, rng: random.Random) -> list[Candidate]:
-    wires = sorted(_present(shot.module.wires), key=lambda w: w.position)
+    wires = sorted(_present(state_as(shot.module, WiresModule).wires), key=lambda w: w.position)
     colours = [w.color for w in wires]
     out: list[Candidate] = []
     n = rng.randrange(len(wires))
@@ -63,7 +76,7 @@ def _wires(shot: Shot, rng: random.Random) -> list[Candidate]:
 
 
 def _button(shot: Shot, rng: random.Random) -> list[Candidate]:
-    m = shot.module
+    m = state_as(shot.module, BigButtonModule)
     return [
         ("element", "Press the button.", "button"),
         ("reading", f"Press the button that says {m.button_word.upper()}.", "button"),
@@ -92,7 +105,7 @@ def _simon(shot: Shot, rng: random.Random) -> list[Candidate]:
 
 
 def _whos_on_first(shot: Shot, rng: random.Random) -> list[Candidate]:
-    words = list(shot.module.button_words or [])
+    words = list(state_as(shot.module, WhosOnFirstModule).button_words or [])
     out: list[Candidate] = []
     for i, word in enumerate(words):
         if words.count(word) == 1:
@@ -105,7 +118,7 @@ def _whos_on_first(shot: Shot, rng: random.Random) -> list[Candidate]:
 
 
 def _memory(shot: Shot, rng: random.Random) -> list[Candidate]:
-    labels = list(shot.module.button_numbers or [])
+    labels = list(state_as(shot.module, MemoryModule).button_numbers or [])
     out: list[Candidate] = []
     for i, n in enumerate(labels):
         out.append(("reading", f"Press the button labelled {n}.", f"button-{i}"))
@@ -129,7 +142,7 @@ def _morse(shot: Shot, rng: random.Random) -> list[Candidate]:
 
 
 def _venn(shot: Shot, rng: random.Random) -> list[Candidate]:
-    wires = _present(shot.module.wires)
+    wires = _present(state_as(shot.module, VennModule).wires)
     out: list[Candidate] = []
     n = rng.randrange(len(wires))
     out.append(
@@ -156,7 +169,7 @@ def _venn(shot: Shot, rng: random.Random) -> list[Candidate]:
 def _wire_sequence(shot: Shot, rng: random.Random) -> list[Candidate]:
     from gptnt.rules.modules.wire_sequence import panel_of
 
-    m = shot.module
+    m = state_as(shot.module, WireSequenceModule)
     here = [w for w in _present(m.wires) if panel_of(w.start_position_number) == m.panel]
     out: list[Candidate] = [
         ("element", "Press the button that goes to the next panel.", "down"),

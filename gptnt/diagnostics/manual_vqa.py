@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from typing import cast
 
 from gptnt.diagnostics._dataset import Question
 from gptnt.diagnostics._states import Situation, situations
@@ -31,6 +32,20 @@ from gptnt.diagnostics._words import (
     when,
 )
 from gptnt.errors import ConfigError
+from gptnt.protocol import (
+    BigButtonModule,
+    KeypadModule,
+    MazeModule,
+    MemoryModule,
+    MorseModule,
+    PasswordModule,
+    SimonModule,
+    VennModule,
+    WhosOnFirstModule,
+    WireSequenceModule,
+    WiresModule,
+    state_as,
+)
 from gptnt.rules import Edgework, Indicator, Press, Step, oracle
 from gptnt.rules.modules import keypad as keypad_rules
 from gptnt.rules.modules import password as password_rules
@@ -112,17 +127,18 @@ def _alternatives(s: Situation, right: list[Step], rules: Ruleset) -> Iterator[l
     names = oracle.elements(s.module)
     kind = s.module.name
     if kind == "Morse":
-        dial = list(rules.morse.dial)
-        here = dial.index(round(s.module.current_frequency))
+        dial = list(rules.morse_rules.dial)
+        here = dial.index(round(state_as(s.module, MorseModule).current_frequency))
         for goal in range(len(dial)):
             arrow = "right" if goal > here else "left"
-            yield [Press(arrow)] * abs(goal - here) + [Press("transmit")]
+            yield [*[Press(arrow)] * abs(goal - here), Press("transmit")]
         return
     if kind == "BigButton":
         from gptnt.rules import Hold, Release, Timing
 
-        if s.module.is_held:
-            yield from ([Release(Timing("timer_has_digit", d))] for d in range(1, 6))
+        if state_as(s.module, BigButtonModule).is_held:
+            for d in range(1, 6):
+                yield [Release(Timing("timer_has_digit", d))]
         else:
             yield [Press("button")]
             yield [Hold("button")]
@@ -131,10 +147,10 @@ def _alternatives(s: Situation, right: list[Step], rules: Ruleset) -> Iterator[l
         s.module, s.edgework, rules, s.strikes, history=s.oracle_history
     ):
         yield [mistake]
-    presses = [i for i, st in enumerate(right) if isinstance(st, Press)]
-    for i in presses:
+    presses = [(i, st) for i, st in enumerate(right) if isinstance(st, Press)]
+    for i, press in presses:
         for name in names:
-            if name != right[i].element:
+            if name != press.element:
                 yield [*right[:i], Press(name), *right[i + 1 :]]
     if len(right) > 1:
         yield right[:-1]
@@ -147,7 +163,7 @@ def _difficulty(s: Situation, right: list[Step]) -> str:
     kind = s.module.name
     if kind in ("Maze", "WireSequence"):
         return "hard"
-    if kind == "Memory" and s.module.stage > 1:
+    if isinstance(s.module, MemoryModule) and s.module.stage > 1:
         return "hard"
     if kind in ("Simon", "Venn", "Keypad") and len(right) > 2:
         return "hard"
@@ -158,11 +174,11 @@ def procedural(s: Situation, rules: Ruleset, rng: random.Random, qid: str) -> Qu
     kind = s.module.name
     prompt = f"{_stem(s, rules)}\nWhat should the Defuser do now, according to the manual?"
     if kind == "Password":
-        columns = s.history[0]
-        goal = password_rules.candidates(list(map("".join, columns)), rules.password)
+        columns = cast("Sequence[Sequence[str]]", s.history[0])
+        goal = password_rules.candidates(["".join(c) for c in columns], rules.password_rules)
         if len(goal) != 1:
             return None
-        others = [w for w in rules.password.words if w != goal[0]]
+        others = [w for w in rules.password_rules.words if w != goal[0]]
         rng.shuffle(others)
         word = "Submit the password {}.".format
         return _question(
@@ -267,45 +283,44 @@ def ambiguity(s: Situation, rules: Ruleset, rng: random.Random, qid: str) -> Que
 def _impossible_description(s: Situation, rules: Ruleset, rng: random.Random) -> str | None:
     """The situation's description changed so that no state of this module matches it."""
     text = describe(s.module, rules, s.history)
-    kind = s.module.name
-    match kind:
-        case "Wires" | "Venn":
+    match s.module:
+        case WiresModule() | VennModule():
             colour = next(w.color for w in s.module.wires if w is not None).split(", ")[0]
             return text.replace(colour, rng.choice(("green", "orange", "purple")), 1)
-        case "BigButton":
+        case BigButtonModule():
             return text.replace(
                 s.module.button_word.upper(), rng.choice(("EXPLODE", "STOP", "ARM"))
             )
-        case "Simon":
+        case SimonModule():
             return text.replace(s.module.beep_sequence[0], rng.choice(("purple", "orange")), 1)
-        case "WhosOnFirst":
+        case WhosOnFirstModule():
             words = [
                 w
                 for w in ("MAYBE", "WAIT NO", "CLOCK", "DONE!")
                 if w not in rules.whos_on_first.display_position
             ]
             return text.replace(f'"{s.module.display_word}"', f'"{rng.choice(words)}"', 1)
-        case "Memory":
+        case MemoryModule():
             return text.replace(
                 f"shows {s.module.display_number}", f"shows {rng.choice((0, 5, 7))}"
             )
-        case "Morse":
-            known = {w for w, _ in rules.morse.words}
+        case MorseModule():
+            known = {w for w, _ in rules.morse_rules.words}
             for _ in range(50):
                 word = "".join(rng.choice("abcdefghiklmnorstuvwxy") for _ in range(5))
                 if word not in known:
-                    letters = " / ".join(rules.morse.code(c) for c in word)
+                    letters = " / ".join(rules.morse_rules.code(c) for c in word)
                     _, _, tail = text.partition(", then")
                     return f"Morse Code: the light blinks {letters}, then{tail}"
             return None
-        case "WireSequence":
+        case WireSequenceModule():
             if " to " not in text:
                 return None
             for letter in "ABC":
                 if f" to {letter}" in text:
                     return text.replace(f" to {letter}", " to D", 1)
             return None
-        case "Maze":
+        case MazeModule():
             mazes = {frozenset(m.circles) for m in rules.maze.mazes}
             for _ in range(100):
                 a = (rng.randrange(6), rng.randrange(6))
@@ -317,16 +332,17 @@ def _impossible_description(s: Situation, rules: Ruleset, rng: random.Random) ->
                     _, _, tail = text.partition("; the white square")
                     return f"Maze: green circles at {circles}; the white square{tail}"
             return None
-        case "Keypad":
+        case KeypadModule():
             return _impossible_keypad(text, s, rules, rng)
-        case "Password":
+        case PasswordModule():
             return _impossible_password(s, rules, rng)
     return None
 
 
 def _impossible_keypad(text: str, s: Situation, rules: Ruleset, rng: random.Random) -> str | None:
     everywhere = {sym for column in rules.keypad.columns for sym in column}
-    keys = (s.module.top_left, s.module.top_right, s.module.bottom_left, s.module.bottom_right)
+    m = state_as(s.module, KeypadModule)
+    keys = (m.top_left, m.top_right, m.bottom_left, m.bottom_right)
     for _ in range(100):
         swap = rng.choice(sorted(everywhere))
         symbols = [k.symbol for k in keys]
@@ -341,12 +357,12 @@ def _impossible_keypad(text: str, s: Situation, rules: Ruleset, rng: random.Rand
 
 
 def _impossible_password(s: Situation, rules: Ruleset, rng: random.Random) -> str | None:
-    columns = [list(col) for col in s.history[0]]
+    columns = [list(col) for col in cast("Sequence[Sequence[str]]", s.history[0])]
     for _ in range(200):
         i = rng.randrange(len(columns))
         j = rng.randrange(len(columns[i]))
         columns[i][j] = rng.choice("QXZJV")
-        if not password_rules.candidates(["".join(c) for c in columns], rules.password):
+        if not password_rules.candidates(["".join(c) for c in columns], rules.password_rules):
             listed = "; ".join(f"column {n + 1}: {' '.join(c)}" for n, c in enumerate(columns))
             return f"Password: the columns can show these letters — {listed}."
     return None
@@ -366,7 +382,7 @@ def hallucination(s: Situation, rules: Ruleset, rng: random.Random, qid: str) ->
         if s.module.name != "Password"
     ]
     if s.module.name == "Password":
-        plausible = [f"Submit the password {w}." for w in rules.password.words[:20]]
+        plausible = [f"Submit the password {w}." for w in rules.password_rules.words[:20]]
     plausible = list(dict.fromkeys(plausible))
     rng.shuffle(plausible)
     return _question(
@@ -392,7 +408,7 @@ def reading(kind: str, rules: Ruleset, rng: random.Random, qid: str) -> Question
 
 
 def _read_morse(rules: Ruleset, rng: random.Random, qid: str) -> Question | None:
-    words = list(rules.morse.words)
+    words = list(rules.morse_rules.words)
     rng.shuffle(words)
     (word, freq), others = words[0], words[1:5]
     prompt = f'According to the Morse Code section, which frequency goes with the word "{word}"?'
@@ -506,7 +522,7 @@ def _read_simon(rules: Ruleset, rng: random.Random, qid: str) -> Question | None
 
 
 def _read_password(rules: Ruleset, rng: random.Random, qid: str) -> Question | None:
-    words = set(rules.password.words)
+    words = set(rules.password_rules.words)
     right = rng.choice(sorted(words))
     fakes: list[str] = []
     while len(fakes) < 3:
@@ -629,7 +645,7 @@ READERS: dict[str, Callable[[Ruleset, random.Random, str], Question | None]] = {
 def grounding(s: Situation, rules: Ruleset, rng: random.Random, qid: str) -> Question | None:
     """Find the described element in the manual: the keypad column, the maze."""
     kind = s.module.name
-    if kind == "Keypad":
+    if isinstance(s.module, KeypadModule):
         symbols = [
             k.symbol
             for k in (
@@ -656,7 +672,7 @@ def grounding(s: Situation, rules: Ruleset, rng: random.Random, qid: str) -> Que
             [n for n in names if n != names[index]],
             rng,
         )
-    if kind == "Maze":
+    if isinstance(s.module, MazeModule):
         cells = [(c.row, c.column) for c in s.module.circle_positions]
         maze = rules.maze.by_circles(cells)
         index = list(rules.maze.mazes).index(maze)

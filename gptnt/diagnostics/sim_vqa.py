@@ -10,12 +10,25 @@ instantiated from the bomb state of the frame; nothing is read from pixels.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from gptnt.diagnostics._dataset import ImageStore, Question
 from gptnt.diagnostics._frames import Shot, draws, frame_prompt
 from gptnt.diagnostics._words import KEY_NAMES, POSITIONS_6, mhz, ordinal
-from gptnt.protocol import encode_png
+from gptnt.protocol import (
+    BigButtonModule,
+    KeypadModule,
+    MemoryModule,
+    MorseModule,
+    PasswordModule,
+    VennModule,
+    WhosOnFirstModule,
+    WireSequenceModule,
+    WiresModule,
+    encode_png,
+    state_as,
+)
 
 AMBIGUOUS = "It cannot be told: the question fits more than one element."
 ABSENT = "There is no such element in the picture."
@@ -25,7 +38,10 @@ COLOURS = ("red", "blue", "yellow", "white", "black", "green")
 Candidate = tuple[str, str, str, list[str]]
 
 
-def _present(wires: list) -> list:  # type: ignore[type-arg]
+_W = TypeVar("_W")
+
+
+def _present(wires: Sequence[_W | None]) -> list[_W]:
     return [w for w in wires if w is not None]
 
 
@@ -34,7 +50,7 @@ def _count_options(n: int, rng: random.Random) -> list[str]:
 
 
 def _wires(shot: Shot, rng: random.Random) -> list[Candidate]:
-    wires = sorted(_present(shot.module.wires), key=lambda w: w.position)
+    wires = sorted(_present(state_as(shot.module, WiresModule).wires), key=lambda w: w.position)
     colours = [w.color for w in wires]
     out: list[Candidate] = []
     n = rng.randrange(len(wires))
@@ -82,7 +98,7 @@ def _wires(shot: Shot, rng: random.Random) -> list[Candidate]:
 
 
 def _button(shot: Shot, rng: random.Random) -> list[Candidate]:
-    m = shot.module
+    m = state_as(shot.module, BigButtonModule)
     words = ["ABORT", "DETONATE", "HOLD", "PRESS"]
     out: list[Candidate] = [
         (
@@ -112,7 +128,7 @@ def _button(shot: Shot, rng: random.Random) -> list[Candidate]:
 
 
 def _keypad(shot: Shot, rng: random.Random) -> list[Candidate]:
-    m = shot.module
+    m = state_as(shot.module, KeypadModule)
     keys = {
         "top-left": m.top_left,
         "top-right": m.top_right,
@@ -151,7 +167,7 @@ def _simon(shot: Shot, rng: random.Random) -> list[Candidate]:
 
 
 def _whos_on_first(shot: Shot, rng: random.Random) -> list[Candidate]:
-    m = shot.module
+    m = state_as(shot.module, WhosOnFirstModule)
     words = list(m.button_words or [])
     if not words:
         return []
@@ -175,7 +191,7 @@ def _whos_on_first(shot: Shot, rng: random.Random) -> list[Candidate]:
 
 
 def _memory(shot: Shot, rng: random.Random) -> list[Candidate]:
-    m = shot.module
+    m = state_as(shot.module, MemoryModule)
     if m.display_number is None or not m.button_numbers:
         return []
     labels = [str(n) for n in m.button_numbers]
@@ -199,7 +215,7 @@ def _memory(shot: Shot, rng: random.Random) -> list[Candidate]:
 
 
 def _morse(shot: Shot, rng: random.Random) -> list[Candidate]:
-    m = shot.module
+    m = state_as(shot.module, MorseModule)
     right = mhz(m.current_frequency)
     near = [mhz(m.current_frequency + d) for d in (-10, -3, 3, 10)]
     return [
@@ -214,7 +230,7 @@ def _morse(shot: Shot, rng: random.Random) -> list[Candidate]:
 
 
 def _venn(shot: Shot, rng: random.Random) -> list[Candidate]:
-    wires = _present(shot.module.wires)
+    wires = _present(state_as(shot.module, VennModule).wires)
     n = rng.randrange(len(wires))
     names = {
         "white": "white",
@@ -274,7 +290,7 @@ def _venn(shot: Shot, rng: random.Random) -> list[Candidate]:
 def _wire_sequence(shot: Shot, rng: random.Random) -> list[Candidate]:
     from gptnt.rules.modules.wire_sequence import panel_of
 
-    m = shot.module
+    m = state_as(shot.module, WireSequenceModule)
     here = [w for w in _present(m.wires) if panel_of(w.start_position_number) == m.panel]
     out: list[Candidate] = [
         (
@@ -326,7 +342,7 @@ def _maze(shot: Shot, rng: random.Random) -> list[Candidate]:
 
 
 def _password(shot: Shot, rng: random.Random) -> list[Candidate]:
-    m = shot.module
+    m = state_as(shot.module, PasswordModule)
     word = m.current_word.upper()
     i = rng.randrange(5)
     letters = sorted(set("ABCDEFGHIJKLMNOPQRSTUVWXYZ") - {word[i]})

@@ -96,6 +96,7 @@ from gptnt.protocol._state import (
     WireModel,
     WireSequenceModule,
     WiresModule,
+    state_as,
     timer_text,
 )
 
@@ -175,6 +176,7 @@ __all__ = [
     "pack_png_buffer",
     "parse_float",
     "parse_int",
+    "state_as",
     "timer_text",
     "unpack_png_buffer",
     "valid_kind_names",

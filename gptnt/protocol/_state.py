@@ -8,7 +8,7 @@ Memory's numbers arrive as strings and are coerced to ints.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 from pydantic.alias_generators import to_camel
@@ -244,6 +244,17 @@ ModuleState = Annotated[
     | PasswordModule,
     Field(discriminator="name"),
 ]
+
+_Kind = TypeVar("_Kind", bound=ModuleBase)
+
+
+def state_as(module: ModuleBase, kind: type[_Kind]) -> _Kind:
+    """``module`` as the state class its kind implies (``state_as(m, WiresModule).wires``);
+    a TypeError names both kinds when ``module`` is another kind's state."""
+    if not isinstance(module, kind):
+        raise TypeError(f"expected a {kind.__name__} state, got {type(module).__name__}")
+    return module
+
 
 # --------------------------------------------------------------------------- bomb
 

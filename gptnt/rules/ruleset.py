@@ -93,6 +93,22 @@ class Ruleset:
                 f"{'needs' if len(lacking) == 1 else 'need'} the rule-seed word pools; {HOW_TO}"
             )
 
+    @property
+    def morse_rules(self) -> morse.MorseRules:
+        """``morse``, refusing (ConfigError) a ruleset made without the word pools."""
+        if self.morse is None:
+            self.require(["Morse"])
+            raise AssertionError("require refuses Morse here")
+        return self.morse
+
+    @property
+    def password_rules(self) -> password.PasswordRules:
+        """``password``, refusing (ConfigError) a ruleset made without the word pools."""
+        if self.password is None:
+            self.require(["Password"])
+            raise AssertionError("require refuses Password here")
+        return self.password
+
     def tables(self, stem: str) -> object:
         """The tables of one module (the field named ``stem``), refusing missing ones."""
         value = getattr(self, stem)
