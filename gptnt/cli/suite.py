@@ -172,7 +172,7 @@ def _expand(ref: str, selection: Selection) -> tuple[Suite, list[SuiteEpisode]]:
         source, notice = resolve_source(ep.manual, ep.rule_seed)
         if notice and notice not in said and not ep.no_manual:
             said.add(notice)
-            typer.echo(notice, err=True)
+            typer.echo(notice)  # a condition of the run, not an error: stdout
         episodes.append(ep.model_copy(update={"manual": source}) if source != ep.manual else ep)
     return suite, episodes
 
