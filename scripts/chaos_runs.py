@@ -228,7 +228,7 @@ async def _hostile(args, url: str, run_dir: Path) -> list[str]:
             spec = EpisodeSpec.make(mission.id, mode, str(player), "idle")
             before = len(tracebacks)
             async with gate:
-                episode = Episode(spec, settings, admin_url=url, run_dir=run_dir / name,
+                episode = Episode(spec, settings, admin_url=url, run_dir=run_dir / name / mode,
                                   mission=mission)  # fmt: skip
                 summary = await episode.run()
             garbage = BEHAVIOURS[name].garbage
@@ -236,7 +236,7 @@ async def _hostile(args, url: str, run_dir: Path) -> list[str]:
                 summary.outcome == "crashed" and summary.reason.startswith("provider ")
                 if garbage else summary.outcome in ("solved", "strikeout", "timeout")
             )  # fmt: skip
-            files = [p for p in (run_dir / name).rglob("*") if p.is_file()]
+            files = [p for p in (run_dir / name / mode).rglob("*") if p.is_file()]
             logs = [p for p in files if p.suffix == ".log"]
             traced = (
                 len(tracebacks)
