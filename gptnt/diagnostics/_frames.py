@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -188,7 +188,7 @@ category."""
 def draws(
     counts: dict[str, int],
     shots: dict[str, list[Shot]],
-    templates: dict[str, Template],
+    templates: Mapping[str, Template],
     rng: random.Random,
     keep: Callable[[Shot, tuple], bool],
 ) -> Iterator[tuple[str, int, str, Shot, tuple]]:

@@ -46,7 +46,7 @@ def _vanilla_say(situation, rules: Ruleset) -> str | None:  # type: ignore[no-un
         return None
     if situation.module.name == "Password":  # the word v1's list can spell from these columns
         columns = ["".join(c) for c in situation.history[0]]
-        words = password_rules.candidates(columns, V1.password)
+        words = password_rules.candidates(columns, V1.password_rules)
         return f"Submit the password {words[0]}." if len(words) == 1 else None
     try:
         steps = situation.solve(V1)
@@ -91,12 +91,12 @@ def _open(rules: Ruleset, rng: random.Random, qid: str, modules: tuple[str, ...]
 
         right, vanilla, module = colour_of(rules), colour_of(V1), "Simon"
     elif which == 2:
-        word, freq = rng.choice(rules.morse.words)
+        word, freq = rng.choice(rules.morse_rules.words)
         prompt = (
             f"In Keep Talking and Nobody Explodes, Morse Code: which frequency goes with the "
             f'word "{word}"? Answer like 3.5xx MHz.'
         )
-        vanilla_freq = dict(V1.morse.words).get(word)
+        vanilla_freq = dict(V1.morse_rules.words).get(word)
         right, module = mhz(freq), "Morse"
         vanilla = mhz(vanilla_freq) if vanilla_freq is not None else ""
     else:
