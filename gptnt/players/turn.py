@@ -22,17 +22,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gptnt.players.actions import InteractGame, MarkLocation, SendMessage, to_game_action
-from gptnt.players.backends import MALFORMED, CallRecord
+from gptnt.players.backends import CallRecord
 from gptnt.players.clock import TOKENS_FIRST_TOKEN_S, TOKENS_SECONDS_PER_TOKEN, VirtualClock
 from gptnt.players.config import PlayerConfig
 from gptnt.players.conversation import AssistantMessage, ChatRequest, ImagePart, Part, TextPart
+from gptnt.players.faults import failed_call
 from gptnt.players.feedback import Issue
 from gptnt.players.policy import Decision, Observation, Policy, TurnInput
 from gptnt.protocol import BombState, GameAction, Mode, Role, decode_png
 from gptnt.records import (
     FailedCall,
     MessagePart,
-    ProviderFault,
     RecordedAction,
     ShownImage,
     StoredMessage,
@@ -227,28 +227,4 @@ def _call_facts(call: CallRecord | None) -> tuple[Tokens, float | None, FailedCa
     usage = call.usage
     tokens = Tokens(input=usage.input_tokens, output=usage.output_tokens,
                     cache_read=usage.cache_read_tokens, cache_write=usage.cache_write_tokens)  # fmt: skip
-    return tokens, call.cost_usd, _failed(call)
-
-
-def _failed(call: CallRecord) -> FailedCall | None:
-    """The record of a model call the provider failed (its error already holds no secret:
-    ``ModelBackend`` scrubs it)."""
-    if call.failure != "provider_error":
-        return None
-    return FailedCall(
-        fault=_fault(call), status=call.status, error=(call.error or "no message")[:300],
-        attempts=list(call.attempts),
-    )  # fmt: skip
-
-
-def _fault(call: CallRecord) -> ProviderFault:
-    status = call.status
-    if (call.error or "").startswith(MALFORMED):
-        return "malformed"
-    if status is None:
-        return "unreachable"
-    if status in (401, 403):
-        return "auth"
-    if status == 429:
-        return "rate_limited"
-    return "server" if status >= 500 else "refused"
+    return tokens, call.cost_usd, failed_call(call)

@@ -160,6 +160,10 @@ class SanzaruReferee(BaseModel):
     cuts: list[tuple[int, int, str]] = Field(default_factory=list)
 
 
+class ProviderDown(Exception):
+    """Model calls failed as only a provider fails (``gptnt.players.faults.ProviderWatch``)."""
+
+
 @dataclass(frozen=True)
 class Team:
     """Who plays: ``oracle``, ``random``, or a model config for every role."""
@@ -220,6 +224,9 @@ async def play(
         order=episode.roles, harness=harness(), settings=team.settings(), at=started)]  # fmt: skip
     cost = 0.0
     error = None
+    from gptnt.players.faults import ProviderWatch
+
+    providers = ProviderWatch()  # a provider that is down is the harness's failure, not the team's
     try:
         while episode.outcome is None:
             for role in episode.roles:
@@ -231,10 +238,15 @@ async def play(
                                           view=turn.view,
                                           delivered=[d.line() for d in turn.deliveries],
                                           raw=reply.raw, calls=reply.calls, **reply.meta))  # fmt: skip
+                down = providers.see(role, reply.failed)
+                if down is not None:
+                    raise ProviderDown(down)
                 episode.play(role, reply.calls)
                 if episode.outcome is not None:
                     break
             episode.next_round()
+    except ProviderDown as err:  # the main harness's words: ``crashed: provider …``
+        error = f"provider: {err}"
     except Exception as err:  # a harness failure is recorded as crashed, not lost
         error = f"{type(err).__name__}: {err}"
     events.append(SanzaruReferee(episode_id=key, log=episode.log, cuts=episode.cut_rounds))

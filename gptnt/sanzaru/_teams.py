@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from string import Template
 from typing import Any, Literal, Protocol
 
+from gptnt.records import FailedCall
 from gptnt.resources import prompts_dir
 from gptnt.sanzaru._bomb import Bomb
 from gptnt.sanzaru._game import TURN_ORDERS, Delivery, SanzaruRole
@@ -40,6 +41,8 @@ class Reply:
     calls: list[dict[str, Any]]
     raw: str | None = None
     meta: dict[str, Any] = field(default_factory=dict)
+    failed: FailedCall | None = None
+    """The model call the provider failed this turn (``gptnt.players.faults.failed_call``)."""
 
 
 class Agent(Protocol):
@@ -287,6 +290,7 @@ class ModelAgent:
 
     async def turn(self, turn: Turn) -> Reply:
         from gptnt.players.conversation import AssistantMessage, ChatRequest, TextPart, UserMessage
+        from gptnt.players.faults import failed_call
 
         told = [turn.view, "", "Delivered to you this round:"]
         told += [d.line() for d in turn.deliveries] or ["(nothing)"]
@@ -306,7 +310,7 @@ class ModelAgent:
         calls, self.feedback = parse_calls(raw)
         meta = {"latency_s": reply.record.latency_s, "cost_usd": reply.record.cost_usd,
                 "usage": reply.record.usage.model_dump(), "failure": reply.failure}  # fmt: skip
-        return Reply(calls, raw, meta)
+        return Reply(calls, raw, meta, failed_call(reply.record))
 
 
 def parse_calls(raw: str) -> tuple[list[dict[str, Any]], str | None]:

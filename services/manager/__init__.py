@@ -13,7 +13,6 @@ from gptnt.services.manager._baseline import (
 from gptnt.services.manager._branch import Branch
 from gptnt.services.manager._budget import Budget, TurnBudget, check_turns
 from gptnt.services.manager._episode import Episode, Interrupt, play_episode, player_infos
-from gptnt.services.manager._faults import ProviderWatch
 from gptnt.services.manager._launch import ProcessHandle
 from gptnt.services.manager._queue import (
     GROUP,
@@ -44,7 +43,6 @@ __all__ = [
     "Interrupt",
     "Job",
     "ProcessHandle",
-    "ProviderWatch",
     "TurnBudget",
     "WarmHandle",
     "baseline_spec",

@@ -37,6 +37,7 @@ from gptnt.errors import BusError, DeadlineExceeded, EpisodeError, GptntError, R
 from gptnt.missions import Mission, get_mission
 from gptnt.players.backends import provider_env
 from gptnt.players.clock import VirtualClock
+from gptnt.players.faults import ProviderWatch
 from gptnt.players.seats import SeatChoice, prompt_hash
 from gptnt.protocol import BombState, Role
 from gptnt.protocol.client import TOKEN_ENV
@@ -86,7 +87,6 @@ from gptnt.services.game import GameService
 from gptnt.services.game import api as game_api
 from gptnt.services.manager._branch import Branch
 from gptnt.services.manager._budget import GRACE_S, Budget
-from gptnt.services.manager._faults import ProviderWatch
 from gptnt.services.manager._launch import Handle, ProcessHandle, TaskHandle, service_module
 from gptnt.services.manager._warm import WarmHandle, warm_server
 from gptnt.services.manager.api import EpisodeSettings, EpisodeSpec, Fork

@@ -64,3 +64,22 @@ def test_a_torn_or_missing_summary_is_said_and_played_again(tmp_path: Path) -> N
     assert (gone.parent.parent / "base-1-i2-r1-random.weak.dmb-a2" / "summary.json").is_file()
     clean = _cli("report", str(run))
     assert clean.exit_code == 0 and "unreadable" not in clean.output
+
+
+async def test_a_provider_that_is_down_crashes_the_episode_never_loses_it(
+    server, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """HTTP 500 on every call is the provider's failure: three in a row for one role end the
+    episode ``crashed`` (kept out of n, played again), not a team's timeout coded as a mode; a
+    well-formed but useless answer stays the model's."""
+    from gptnt.players.config import PlayerConfig
+    from gptnt.sanzaru import Team, play, variant
+
+    config = PlayerConfig(model="vllm:team", base_url=server.url, transport_retries=0)
+    server.replies = [(500, b"overloaded")] * 40
+    down = await play(variant("base-1"), 1, Team("model", "team", config), tmp_path / "a")
+    assert down.outcome == "crashed" and down.failure_mode is None, down
+    assert down.error and down.error.startswith("provider: provider failed 3 calls of the deaf")
+    server.replies = []  # well-formed text without a call: the model's own loss
+    played = await play(variant("base-1"), 1, Team("model", "team", config), tmp_path / "b")
+    assert played.outcome == "timed_out" and played.error is None

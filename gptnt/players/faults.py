@@ -1,4 +1,5 @@
-"""Telling a failing provider from a failing model: when model-call failures end an episode.
+"""Telling a failing provider from a failing model: when model-call failures end an episode
+(the KTANE manager's and SANZARU's alike).
 
 A model's bad answer is the model's doing and is played on (feedback, a record): any
 well-formed completion, whatever its text (empty, another language, an unknown label, a tool
@@ -15,7 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from gptnt.records import FailedCall
+from gptnt.players.backends import MALFORMED, CallRecord
+from gptnt.records import FailedCall, ProviderFault
 
 CONSECUTIVE_FAILURES = 3
 """Failed calls in a row (each after its transport retries) that end the episode."""
@@ -57,3 +59,27 @@ def _status(failed: FailedCall) -> str:
         what = "no answer" if failed.status is None else f"HTTP {failed.status}"
     tries = len(failed.attempts)
     return f"{what} after {tries} attempts" if tries > 1 else what
+
+
+def failed_call(call: CallRecord) -> FailedCall | None:
+    """The record of a model call the provider failed (its error already holds no secret:
+    ``ModelBackend`` scrubs it)."""
+    if call.failure != "provider_error":
+        return None
+    return FailedCall(
+        fault=fault_of(call), status=call.status, error=(call.error or "no message")[:300],
+        attempts=list(call.attempts),
+    )  # fmt: skip
+
+
+def fault_of(call: CallRecord) -> ProviderFault:
+    status = call.status
+    if (call.error or "").startswith(MALFORMED):
+        return "malformed"
+    if status is None:
+        return "unreachable"
+    if status in (401, 403):
+        return "auth"
+    if status == 429:
+        return "rate_limited"
+    return "server" if status >= 500 else "refused"
