@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from gptnt.errors import ConfigError
 
 __all__ = [
+    "MAX_FIXED_LATENCY_S",
     "MIN_LATENCY_S",
     "TOKENS_FIRST_TOKEN_S",
     "TOKENS_SECONDS_PER_TOKEN",
@@ -44,7 +45,12 @@ MIN_LATENCY_S = 0.001
 """No turn takes less than a game millisecond (the step unit of ``/setstepunit``), so both
 players' clocks always move forward."""
 
-_FIXED = re.compile(r"^fixed:(\d+(?:\.\d+)?)$")
+MAX_FIXED_LATENCY_S = 86_400
+"""The longest ``fixed`` latency, a day of game time (longer than any mission's clock), so that
+every accepted value has an exact name (our bound)."""
+
+_FIXED = re.compile(r"^fixed:(\d+(?:\.\d{1,3})?)$")
+"""``fixed:SECONDS`` in game milliseconds at most (dispatch times are rounded to them)."""
 
 
 class Latency(BaseModel):
@@ -58,7 +64,10 @@ class Latency(BaseModel):
     @property
     def name(self) -> str:
         """As written on the command line and in the records: ``fixed:5``, ``measured``."""
-        return f"fixed:{self.seconds:g}" if self.kind == "fixed" else self.kind
+        if self.kind != "fixed":
+            return self.kind
+        assert self.seconds is not None  # milliseconds: parse_latency(name) gives it back
+        return "fixed:" + f"{self.seconds:.3f}".rstrip("0").rstrip(".")
 
     def seconds_of(
         self, *, measured_s: float, output_tokens: int, first_token_s: float, per_token_s: float
@@ -79,9 +88,12 @@ def parse_latency(text: str, *, name: str = "--latency") -> Latency:
     if text in ("measured", "tokens"):
         return Latency(kind=text)  # type: ignore[arg-type]
     match = _FIXED.match(text)
-    if match and float(match.group(1)) > 0:
+    if match and MIN_LATENCY_S <= float(match.group(1)) <= MAX_FIXED_LATENCY_S:
         return Latency(kind="fixed", seconds=float(match.group(1)))
-    raise ConfigError(f"{name} {text!r}: use measured, tokens, or fixed:SECONDS (e.g. fixed:5)")
+    raise ConfigError(
+        f"{name} {text!r}: use measured, tokens, or fixed:SECONDS (e.g. fixed:5), SECONDS from "
+        f"{MIN_LATENCY_S} to {MAX_FIXED_LATENCY_S} with at most 3 decimals"
+    )
 
 
 class VirtualClock(BaseModel):

@@ -86,6 +86,20 @@ def test_latency_models() -> None:
         parse_latency("measured").seconds_of(output_tokens=0, **{**facts, "measured_s": 0}) == 0.001
     )
     assert VirtualClock(latency=tokens, time_scale=2).dispatch(10.0, 1.2345) == 12.469
-    for bad in ("fixed:0", "fixed:-1", "fast", "fixed:"):
+    for bad in ("fixed:0", "fixed:-1", "fast", "fixed:", "fixed:nan", "fixed:1e9", "fixed:0.0001",
+                "fixed:86400.001", "fixed:0.1234567"):  # fmt: skip
         with pytest.raises(ConfigError, match="use measured, tokens, or fixed:SECONDS"):
             parse_latency(bad)
+
+
+@pytest.mark.parametrize(
+    "text", ["fixed:0.001", "fixed:0.123", "fixed:12345", "fixed:86400", "fixed:86399.999",
+             "fixed:12.5", "fixed:007"],
+)  # fmt: skip
+def test_a_fixed_latency_is_named_exactly_as_it_runs(text: str) -> None:
+    """The name goes into the records and is parsed again by the manager and by a replay: it
+    must give back the very value (no ``fixed:1e+08`` that the parser refuses, no six-digit
+    rounding of ``fixed:0.1234567``)."""
+    latency = parse_latency(text)
+    assert "e" not in latency.name.removeprefix("fixed")
+    assert parse_latency(latency.name) == latency
