@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from gptnt.bounded import Tally
 from gptnt.errors import ConfigError, EpisodeError
 from gptnt.protocol import Role
 from gptnt.records import EpisodeStarted, Parent, TurnEvent, read_events
@@ -25,8 +26,16 @@ _CHECKED = ("received", "raw_output", "action", "result", "seconds_remaining", "
 
 def parent_record(parent: Path) -> tuple[EpisodeStarted, list[TurnEvent]]:
     """The parent's first line and its turns in record order; a directory that is not an
-    episode's fails naming it."""
-    events = list(read_events(parent))
+    episode's, or a record with a line that cannot be read (a restored turn would be missing),
+    fails naming it. A torn last line is the one in flight when its writer died: the turns
+    before it are whole."""
+    tally = Tally()
+    events = list(read_events(parent, tally=tally))
+    if tally.total:
+        raise ConfigError(
+            f"EPISODE {parent}: its record is damaged ({'; '.join(tally.lines())}); "
+            "replay an intact episode"
+        )
     if not events or not isinstance(events[0], EpisodeStarted):
         raise ConfigError(f"EPISODE {parent}: no episode record there (events.jsonl)")
     return events[0], [e for e in events if isinstance(e, TurnEvent)]

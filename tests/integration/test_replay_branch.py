@@ -5,6 +5,7 @@ cannot be restored fails up front."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -101,3 +102,14 @@ async def test_a_fork_that_cannot_be_restored_fails_before_anything_starts(
             Fork(parent=wall, turn=1), FAST, admin_url=redis_admin_url, run_dir=tmp_path
         )
     assert len(list(Ledger(tmp_path).entries())) == 1  # only the parent: nothing half-written
+    damaged = tmp_path / "damaged"
+    shutil.copytree(parent, damaged)
+    lines = (damaged / "events.jsonl").read_text().splitlines(keepends=True)
+    lines[len(lines) // 2] = "{not json\n"  # a turn lost in the middle: it cannot be restored
+    (damaged / "events.jsonl").write_text("".join(lines))
+    with pytest.raises(ConfigError, match="record is damaged.*line"):
+        await replay_episode(
+            Fork(parent=damaged, turn=1), FAST, admin_url=redis_admin_url,
+            run_dir=tmp_path,
+        )  # fmt: skip
+    assert len(list(Ledger(tmp_path).entries())) == 1
