@@ -53,19 +53,19 @@ class MorseEngine(ModuleEngine):
         super().__init__(rules=rules, bomb=bomb, slot=slot)
         self.word = word
         self.dial_index = self.timing.start_index
-        self._signal = signal(word, dict(rules.morse.alphabet), self.timing)
+        self._signal = signal(word, dict(rules.morse_rules.alphabet), self.timing)
 
     @classmethod
     def generate(
         cls, rng: random.Random, *, rules: Ruleset, bomb: BombContext, slot: Slot
     ) -> MorseEngine:
-        word, _ = rng.choice(rules.morse.words)
+        word, _ = rng.choice(rules.morse_rules.words)
         return cls(rules=rules, bomb=bomb, slot=slot, word=word)
 
     @property
     def frequency(self) -> int:
         """The dial's frequency, as the kHz suffix of 3.5xx MHz."""
-        return self.rules.morse.dial[self.dial_index]
+        return self.rules.morse_rules.dial[self.dial_index]
 
     def light_on(self, t: float) -> bool:
         """Whether the amber light is lit at game time ``t`` (it blinks from time 0 on)."""
@@ -77,13 +77,13 @@ class MorseEngine(ModuleEngine):
     def press(self, element: str, t: float) -> None:
         if self.solved:
             return
-        last = len(self.rules.morse.dial) - 1
+        last = len(self.rules.morse_rules.dial) - 1
         if element == "left":
             self.dial_index = max(0, self.dial_index - 1)
         elif element == "right":
             self.dial_index = min(last, self.dial_index + 1)
         elif element == "transmit":
-            if self.frequency == self.rules.morse.frequency(self.word):
+            if self.frequency == self.rules.morse_rules.frequency(self.word):
                 self.solved = True
             else:
                 self._strike(t)
@@ -93,7 +93,7 @@ class MorseEngine(ModuleEngine):
             **self._common(in_focus),
             sequence=self.word,
             current_frequency=float(self.frequency),
-            correct_frequency=float(self.rules.morse.frequency(self.word)),
+            correct_frequency=float(self.rules.morse_rules.frequency(self.word)),
         )
 
 

@@ -51,7 +51,7 @@ class PasswordEngine(ModuleEngine):
     def generate(
         cls, rng: random.Random, *, rules: Ruleset, bomb: BombContext, slot: Slot
     ) -> PasswordEngine:
-        words = rules.password.words
+        words = rules.password_rules.words
         goal = rng.choice(words)
         spare = [set(string.ascii_uppercase) - {g} for g in goal]  # letters a column may still take
         keep = cls.generation.letters - 1
@@ -71,7 +71,7 @@ class PasswordEngine(ModuleEngine):
             letters = [goal[i], *rng.sample(sorted(spare[i]), keep)]
             rng.shuffle(letters)
             columns.append("".join(letters))
-        assert candidates(columns, rules.password) == [goal]
+        assert candidates(columns, rules.password_rules) == [goal]
         shown = [rng.randrange(len(col)) for col in columns]
         return cls(rules=rules, bomb=bomb, slot=slot, goal=goal, columns=columns, shown=shown)
 

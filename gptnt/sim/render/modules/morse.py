@@ -54,7 +54,7 @@ def draw(engine: MorseEngine, t: float) -> ModuleView:
     for k in range(21):
         x = x0 + 10 + k * (x1 - x0 - 20) // 20
         d.line([(x, 222), (x, 234 if k % 2 else 226)], fill=(110, 96, 80), width=2)
-    dial = engine.rules.morse.dial
+    dial = engine.rules.morse_rules.dial
     needle = x0 + 10 + (x1 - x0 - 20) * engine.dial_index // (len(dial) - 1)
     d.line([(needle, 202), (needle, 234)], fill=NEEDLE, width=4)
     d.rectangle((120, 262, 392, 318), fill=DISPLAY)
