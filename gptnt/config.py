@@ -150,14 +150,19 @@ class BusConfig(_Section):
     """``process``, ``warm`` or ``task`` (see ``Launch``); unset: ``process`` for one episode
     (``gptnt run``), ``warm`` for a suite's games."""
 
-    def queue_url(self, who: str) -> str:
-        """The Redis of a suite's queue, which ``who`` (a worker) cannot do without."""
-        if self.redis_url is None:
+    scheduler: str | None = None
+    """The Dask scheduler of a suite's cluster of game hosts (``tcp://suite-host:8786``);
+    unset: ``suite run`` plays on a local cluster of its own (``--games`` workers)."""
+
+    def scheduler_address(self, who: str) -> str:
+        """The scheduler of a suite's cluster, which ``who`` (a worker) cannot do without."""
+        if self.scheduler is None:
             raise ConfigError(
-                f"bus.redis_url is unset: {who} takes episodes from a suite's Redis; pass "
-                "--redis-url, set GPTNT_REDIS_URL, or give bus.redis_url in --config"
+                f"bus.scheduler is unset: {who} plays a suite's episodes from its Dask "
+                "scheduler; pass --scheduler tcp://HOST:8786, set GPTNT_BUS_SCHEDULER, or give "
+                "bus.scheduler in --config"
             )
-        return self.redis_url
+        return self.scheduler
 
     def launch_for(self, suite: bool) -> Launch:
         """The launch in force for one episode or (``suite``) for a suite's games."""

@@ -76,12 +76,34 @@ def test_dockerfiles_exist(compose: dict[str, Any]) -> None:
 
 def test_long_running_services_have_health_checks(compose: dict[str, Any]) -> None:
     services = _services(compose)
-    for name in ("redis", "game", "vllm"):
+    for name in ("redis", "game", "vllm", "scheduler"):
         assert services[name]["healthcheck"]["test"], name
-    for name in ("worker", "suite"):
-        assert services[name]["depends_on"]["game"]["condition"] == "service_healthy", name
-    assert services["suite"]["depends_on"]["redis"]["condition"] == "service_healthy"
+    for dependency in ("game", "redis"):
+        assert services["worker"]["depends_on"][dependency]["condition"] == "service_healthy"
+    assert services["suite"]["depends_on"]["scheduler"]["condition"] == "service_healthy"
     assert "vllm" in services["vllm"]["profiles"]
+
+
+def test_a_suite_host_and_game_hosts_meet_at_one_scheduler(compose: dict[str, Any]) -> None:
+    """The scheduler runs the suite's policy; the suite and every worker name its port; the
+    suite host's services and the game host's are separate profiles (two boxes), and the
+    submitting profile brings the scheduler along."""
+    from gptnt.services.manager.suite import SCHEDULER_ENV
+
+    services = _services(compose)
+    scheduler = services["scheduler"]
+    assert scheduler["command"][:2] == ["dask", "scheduler"]
+    port = scheduler["command"][scheduler["command"].index("--port") + 1]
+    assert {k: str(v) for k, v in scheduler["environment"].items()} == SCHEDULER_ENV
+    assert any(str(p).startswith(f"{port}:") for p in scheduler["ports"])
+    for name in ("worker", "suite"):
+        words = _gptnt_commands(compose)[name]
+        address = words[words.index("--scheduler") + 1]
+        assert address.endswith((f"scheduler:{port}", f":{port}}}")), name
+    assert {"suite-host", "submit"} <= set(scheduler["profiles"])
+    for name in ("worker", "game", "redis"):
+        assert services[name]["profiles"] == ["game-host"], name
+    assert "replicas" in services["worker"]["deploy"]  # N workers per game host
 
 
 def _options(args: list[str]) -> dict[str, str]:

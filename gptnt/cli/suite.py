@@ -1,22 +1,22 @@
-"""``gptnt suite list|show|plan|run`` and ``gptnt worker``: the paper's grid on N parallel games.
+"""``gptnt suite list|show|plan|run|status`` and ``gptnt worker``: the paper's grid on N games.
 
 A suite (``missions/suites/*.json|yaml``, or a file by path; ``gptnt.suites``) names missions,
 modes, repeats, pairings and ablations. ``plan`` prints what it will cost; ``run`` prints the same,
-asks before spending more than ``--confirm-above-usd`` (``--yes`` skips), and plays it: episodes
-wait in a Redis Stream with a consumer group (``gptnt.services.manager._queue``), fed a few at a time
-so that ``--max-cost-usd`` can stop scheduling once the recorded cost reaches the cap. Rerunning
-the same command resumes: finished episodes are skipped. ``gptnt worker`` on another host,
-pointed at the same Redis, takes episodes from the same queue.
+asks before spending more than ``--confirm-above-usd`` (``--yes`` skips), and plays it through
+``gptnt.services.manager.suite.run_suite`` on a Dask distributed cluster (a local one by
+default; ``--scheduler`` for game hosts elsewhere, each a ``gptnt worker``). Rerunning the same
+command resumes: finished episodes are skipped. ``status`` shows a run's fleet.
 
 Exit codes: 0 every episode finished (or the budget cap stopped the run; ``run.json`` says so),
-1 bad input or the run was not confirmed.
+2 bad input or the run was not confirmed, 3 episodes parked, 130 interrupted.
 """
 
 from __future__ import annotations
 
 import sys
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -31,8 +31,9 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.table import Table
 
-    from gptnt.config import Layered
-    from gptnt.services.manager import EpisodeSpec, Job
+    from gptnt.config import Config, Layered
+    from gptnt.services.manager import EpisodeSettings, EpisodeSpec
+    from gptnt.services.manager.suite import Progress, SuiteOutcome
     from gptnt.suites import Plan, Selection, Suite, SuiteEpisode
 
 suite_app = typer.Typer(
@@ -110,9 +111,10 @@ SUITE_SETTINGS = {
     "game": "game.backend",
     "launch": "bus.launch",
     "redis_url": "bus.redis_url",
+    "scheduler": "bus.scheduler",
     "out": "records.out",
 }
-WORKER_SETTINGS = {"redis_url": "bus.redis_url", "out": "records.out"}
+WORKER_SETTINGS = {"scheduler": "bus.scheduler", "redis_url": "bus.redis_url", "out": "records.out"}
 
 
 RuleSeed = Annotated[
@@ -343,6 +345,16 @@ def _confirm(estimate: float | None, threshold: float, yes: bool) -> None:
         raise typer.Abort()
 
 
+Scheduler = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        help="A Dask scheduler (tcp://HOST:8786) whose `gptnt worker`s on game hosts play the "
+        "episodes; default a local cluster of --games workers (setting bus.scheduler).",
+    ),
+]
+
+
 def suite_run(
     ctx: typer.Context,
     ref: SuiteRef,
@@ -359,7 +371,10 @@ def suite_run(
     defuser: Defuser = None,
     expert: Expert = None,
     games: Annotated[
-        int, typer.Option("--games", min=1, max=MAX_GAMES, help="Games played in parallel.")
+        int,
+        typer.Option(
+            "--games", min=1, max=MAX_GAMES, help="Games played in parallel (local cluster)."
+        ),
     ] = 2,
     retries: Annotated[
         int, typer.Option(min=0, max=20, help="Re-runs of a crashed episode before it is parked.")
@@ -380,8 +395,8 @@ def suite_run(
         int | None,
         typer.Option(
             min=1,
-            help="Episodes queued ahead (default --games); raise it when "
-            "`gptnt worker`s on other hosts take from the queue.",
+            help="Episodes handed to the cluster ahead (default: its game slots); the budget "
+            "cap is checked before each.",
         ),
     ] = None,
     progress_every: Annotated[
@@ -407,288 +422,215 @@ def suite_run(
             "all in this process; default warm (setting bus.launch).",
         ),
     ] = None,
+    scheduler: Scheduler = None,
     config: ConfigFile = None,
 ) -> None:
     """Plan a suite, confirm its cost, and play it on N parallel games; resumable.
 
     Settings come from defaults < --config YAML < GPTNT_* variables < these flags
-    (`gptnt config show` prints them)."""
-    import asyncio
-
+    (`gptnt config show` prints them). Exit codes: 0 every episode finished (or the budget cap
+    stopped the run), 2 bad input, 3 episodes parked after repeated crashes, 130 interrupted."""
     from gptnt.cli._console import make_console
     from gptnt.cli.config import command_config
-    from gptnt.preflight import Needs, preflight
-    from gptnt.records import Ledger, RunInfo, RunLock, write_run_info
-    from gptnt.services.bus import redis_url as resolve_redis
-    from gptnt.services.manager import EpisodeSettings, Job, check_turns, player_infos
-    from gptnt.services.manager.api import player_slug
-    from gptnt.suites import plan
+    from gptnt.services.manager import EpisodeSettings
+    from gptnt.services.manager.suite import run_suite
 
     layered = command_config(ctx, SUITE_SETTINGS, config)
     cfg = layered.config
-    out = cfg.records.out
     selection = _selection(players, only, modes, repeats, limit, solo, no_manual, rule_seed,
                            layered)  # fmt: skip
     suite, episodes = _expand(ref, selection)
+    console = make_console()
+    settings = EpisodeSettings.from_config(cfg, suite=True)
+    run_dir, specs, estimate = _prepare(suite, episodes, pools, cfg, settings, run_name, console,
+                                        confirm_above_usd, yes)  # fmt: skip
+    where = cfg.bus.scheduler or f"{games} local game(s)"
+    with _progress_view(console, progress_every, len(specs), run_dir, where) as on_progress:
+        outcome = run_suite(
+            run_dir, specs, settings, suite=suite.name,
+            estimated_cost_usd=estimate, games=games, retries=retries,
+            max_cost_usd=max_cost_usd, queue_depth=queue_depth, scheduler=cfg.bus.scheduler,
+            redis_url=cfg.bus.redis_url, on_progress=on_progress,
+        )  # fmt: skip
+    _print_outcome(run_dir, outcome, max_cost_usd, console)
+
+
+def _prepare(suite: Suite, episodes: list[SuiteEpisode], pools: Path | None, cfg: Config,
+             settings: EpisodeSettings, run_name: str | None, console: Console, threshold: float,
+             yes: bool) -> tuple[Path, list[EpisodeSpec], float | None]:  # fmt: skip
+    """Every check before anything starts (rule seeds, players, the cost, keys and
+    endpoints): the run directory, the episodes' specs and the plan's estimate."""
+    from gptnt.preflight import Needs, preflight
+    from gptnt.services.manager import check_turns, player_infos
+    from gptnt.services.manager.api import player_slug
+    from gptnt.suites import plan
+
     _check_rule_seeds(episodes, pools)
     specs = [_spec(ep) for ep in episodes]
     lineups = {(s.defuser, s.expert, s.solo, s.no_manual, s.manual, s.rule_seed): s for s in specs}
     for spec in lineups.values():  # a bad player or manual fails here, before anything starts
         player_infos(spec)
+        check_turns(spec.lineup(), settings)  # every turn leaves its model call time (Budget)
     p = plan(episodes)
-    console = make_console()
     print_plan(console, suite.name, p)
-    _confirm(p.total.cost, confirm_above_usd, yes)
-    # Keys, endpoints, the game, Redis and --out: checked and probed before anything starts.
+    _confirm(p.total.cost, threshold, yes)
     models = {c.config.model_dump_json(): c.config for spec in lineups.values()
               for c in spec.lineup() if c is not None and c.config is not None}  # fmt: skip
-    preflight(Needs(players=list(models.values()), game=cfg.game.backend,
-                    redis_url=cfg.bus.redis_url, out=out))  # fmt: skip
-
+    needs = Needs(players=list(models.values()), out=cfg.records.out)
+    if cfg.bus.scheduler is None:  # else the game hosts bring their own game and Redis
+        needs = Needs(players=needs.players, game=cfg.game.backend, redis_url=cfg.bus.redis_url,
+                      out=needs.out)  # fmt: skip
+    preflight(needs)
     names = list(dict.fromkeys(n for ep in episodes for n in (ep.defuser, ep.expert) if n))
     run = run_name or f"suite-{suite.name}-{'-'.join(player_slug(n) for n in names)}"
-    settings = EpisodeSettings.from_config(cfg, suite=True)
-    for spec in lineups.values():  # every turn leaves its model call time (the Budget)
-        check_turns(spec.lineup(), settings)
-    run_dir = out / run
-    ctx.with_resource(RunLock(run_dir))  # one writer per run directory, until the command ends
-    ledger = Ledger(run_dir)
-    ledger.reconcile()
-    latest, done = ledger.latest(), ledger.done()
-    todo = []
-    for spec in specs:
-        if spec.key in done:
-            continue
-        attempt = latest[spec.key].attempt + 1 if spec.key in latest else 1
-        todo.append(Job(run=run, spec=spec.model_copy(update={"attempt": attempt}),
-                        settings=settings, retries=retries))  # fmt: skip
-    spent, unpriced = ledger.spent()
-    info = RunInfo(suite=suite.name, episodes=len(specs), estimated_cost_usd=p.total.cost,
-                   max_cost_usd=max_cost_usd, spent_usd=spent, unpriced=unpriced)  # fmt: skip
-    write_run_info(run_dir, info)
-    console.print(f"{len(specs) - len(todo)} already done, {len(todo)} to play on {games} "
-                  f"game(s); records in {run_dir}", highlight=False)  # fmt: skip
-    progress = Progress(total=len(todo), spent=spent, cap=max_cost_usd, unpriced=unpriced)
-    with resolve_redis(cfg.bus.redis_url) as url:
-        interrupted = asyncio.run(_drive(url, out, run, todo, games, queue_depth or games,
-                                         progress, console, progress_every))  # fmt: skip
-    info = info.model_copy(update={"spent_usd": progress.spent, "unpriced": progress.unpriced,
-                                   "capped": progress.capped,
-                                   "unscheduled": progress.unscheduled})  # fmt: skip
-    write_run_info(run_dir, info)
+    return cfg.records.out / run, specs, p.total.cost
+
+
+@contextmanager
+def _progress_view(console: Console, every: float, episodes: int, run_dir: Path,
+                   where: str) -> Iterator[Callable[[Progress], None]]:  # fmt: skip
+    """What ``run_suite`` reports, shown live on a terminal or as a line every ``every`` s,
+    after one line of what there is to play."""
+    from rich.live import Live
+    from rich.table import Table
+
+    last = [0.0]
+    seen: list[Progress] = []
+
+    def first(progress: Progress) -> None:
+        if not seen:
+            console.print(f"{episodes - progress.total} already done, {progress.total} to play "
+                          f"on {where}; records in {run_dir}", highlight=False)  # fmt: skip
+
+    def view(progress: Progress) -> Table:
+        table = Table.grid(padding=(0, 2))
+        table.add_row(progress.line())
+        for f in progress.in_flight:
+            table.add_row(f"  [dim]{f.host} {f.worker}[/dim] {f.key} "
+                          f"({time.time() - f.started_at:.0f} s)")  # fmt: skip
+        return table
+
+    if console.is_terminal:
+        with Live(Table.grid(), console=console, refresh_per_second=4) as live:
+
+            def show(progress: Progress) -> None:
+                first(progress)
+                seen[:] = [progress]
+                live.update(view(progress))
+
+            yield show
+        return
+
+    def line(progress: Progress) -> None:
+        first(progress)
+        seen[:] = [progress]
+        if time.monotonic() - last[0] >= every:
+            last[0] = time.monotonic()
+            console.print(progress.line(), highlight=False, soft_wrap=True)
+
+    yield line
+    if seen:
+        console.print(seen[0].line(), highlight=False, soft_wrap=True)
+
+
+def _print_outcome(run_dir: Path, outcome: SuiteOutcome, cap: float | None,
+                   console: Console) -> None:  # fmt: skip
+    """The cap's line, the report's tables, and the suite's ``ExitCode``: interrupted, or
+    crashed when episodes were parked."""
+    from gptnt.cli import ExitCode
+    from gptnt.cli.report import run_tables, warn_missing
+
+    progress = outcome.progress
     if progress.capped:
-        console.print(f"[bold yellow]budget cap reached[/bold yellow]: {usd(progress.spent, partly_unknown=progress.unpriced)} "
-                      f"recorded of --max-cost-usd {max_cost_usd:g}; {progress.unscheduled} "
+        spent = usd(progress.spent, partly_unknown=progress.unpriced)
+        console.print(f"[bold yellow]budget cap reached[/bold yellow]: {spent} "
+                      f"recorded of --max-cost-usd {cap:g}; {progress.unscheduled} "
                       "episode(s) not scheduled (rerun with a higher cap to continue)",
                       highlight=False)  # fmt: skip
-    _print_report(run_dir, console)
-    _exit(run_dir, interrupted)
-
-
-def _exit(run_dir: Path, interrupted: str) -> None:
-    """The suite's ``ExitCode``: interrupted, or crashed when episodes were parked."""
-    from gptnt.cli import ExitCode
-    from gptnt.records import Ledger
-
-    if interrupted:
-        typer.echo(f"interrupted by {interrupted}; rerun the same command to resume", err=True)
+    warn_missing(run_dir, console)
+    for table in run_tables(run_dir):
+        console.print(table)
+    if outcome.interrupted:
+        typer.echo(f"interrupted by {outcome.interrupted}; rerun the same command to resume",
+                   err=True)  # fmt: skip
         raise typer.Exit(ExitCode.INTERRUPTED)
-    parked = [k for k, e in Ledger(run_dir).latest().items() if e.status == "parked"]
+    parked = outcome.parked
     if parked:
         typer.echo(f"crashed: {len(parked)} episode(s) parked after repeated crashes "
                    f"({', '.join(parked[:3])}{', …' if len(parked) > 3 else ''})", err=True)  # fmt: skip
         raise typer.Exit(ExitCode.CRASHED)
 
 
-_STALL_LIMIT_S = 120.0  # wall seconds the results stream may stay unreadable before giving up
+# ----------------------------------------------------------------------------- status
 
 
-@dataclass
-class Progress:
-    """What the suite run has seen so far; ``line`` is the piped progress line."""
+def suite_status(
+    run: Annotated[str, typer.Argument(help="The run directory, or its name under --out.")],
+    out: Out = None,
+) -> None:
+    """The fleet of a suite run: queued, in flight (host, episode, elapsed), done, parked.
 
-    total: int
-    spent: float = 0.0  # recorded cost, settled attempts plus the turns of episodes in play
-    unpriced: bool = False  # a model call had no price: the cost is partly unknown
-    cap: float | None = None
-    counts: dict[str, int] = field(
-        default_factory=lambda: {"solved": 0, "timeout": 0, "strikeout": 0, "crashed": 0,
-                                 "parked": 0}
-    )  # fmt: skip
-    settled: set[str] = field(default_factory=set)
-    playing: dict[str, str] = field(default_factory=dict)  # worker → episode key
-    live_cost: dict[str, float] = field(default_factory=dict)  # key → cost of turns so far
-    started: float = field(default_factory=time.monotonic)
-    capped: bool = False
-    unscheduled: int = 0
-
-    @property
-    def cost(self) -> float:
-        return self.spent + sum(self.live_cost.values())
-
-    @property
-    def over_budget(self) -> bool:
-        return self.cap is not None and self.cost >= self.cap
-
-    def spent_text(self) -> str:
-        """``$1.23``, ``$1.23 + unknown`` or ``unknown`` (nothing priced, something unpriced)."""
-        if self.unpriced and not self.cost:
-            return usd(None)
-        return usd(self.cost, partly_unknown=self.unpriced)
-
-    def eta(self) -> str:
-        done = len(self.settled)
-        if not done or done >= self.total:
-            return "–"
-        left = (time.monotonic() - self.started) / done * (self.total - done)
-        return f"{left / 60:.0f} min" if left >= 90 else f"{left:.0f} s"
-
-    def line(self) -> str:
-        c = self.counts
-        cap = f" of {self.cap:g}" if self.cap is not None else ""
-        return (f"{len(self.settled)}/{self.total} done, {c['solved']} solved, {c['timeout']} "
-                f"timeout, {c['strikeout']} strikeout, {c['crashed']} crashed, {c['parked']} "
-                f"parked, {self.spent_text()}{cap} spent, {time.monotonic() - self.started:.0f} s, "
-                f"ETA {self.eta()}")  # fmt: skip
-
-
-async def _drive(url: str, out: Path, run: str, todo: list[Job], games: int, depth: int,
-                 progress: Progress, console: Console, every: float) -> str:  # fmt: skip
-    """Play ``todo`` on ``games`` local workers; what interrupted the run ("" if nothing).
-
-    On SIGINT/SIGTERM, or when Redis goes away, the workers still end their episodes (as
-    ``interrupted`` or ``crashed: redis …``) and write their summaries and ledger lines before
-    this returns or raises; the run's queued episodes that were not started are removed.
-    Records that workers on other hosts ship with their results are written into the run.
-    """
-    import asyncio
-    import contextlib
-
-    from redis.exceptions import TimeoutError as RedisTimeout
-    from rich.live import Live
+    Read from the run's fleet.json (the running suite rewrites it every second) and ledger.
+    Exit codes: 0 shown, 2 no such run."""
     from rich.table import Table
 
-    from gptnt.records import TurnEvent
-    from gptnt.services.bus import REDIS_CALL_S, connect, within
-    from gptnt.services.manager import Interrupt, enqueue, purge, receive, results_key, work
+    from gptnt.cli import ExitCode
+    from gptnt.cli._console import make_console
+    from gptnt.records import Ledger, read_fleet
 
-    redis = connect(url)
-    pending = list(todo)
-    scheduled = 0
-
-    def view() -> Table:
-        table = Table.grid(padding=(0, 2))
-        table.add_row(progress.line())
-        for worker, key in sorted(progress.playing.items()):
-            table.add_row(f"  [dim]{worker}[/dim] {key}")
-        return table
-
-    def on_turn(spec: EpisodeSpec, event: TurnEvent) -> None:
-        if event.cost_usd is None:
-            progress.unpriced = True
-        else:
-            progress.live_cost[spec.key] = progress.live_cost.get(spec.key, 0.0) + event.cost_usd
-
-    async def schedule() -> None:
-        nonlocal scheduled
-        while pending and scheduled - len(progress.settled) < depth:
-            if progress.over_budget:
-                progress.capped = True
-                progress.unscheduled = len(pending)
-                return
-            await enqueue(redis, [pending.pop(0)])
-            scheduled += 1
-
-    stop = asyncio.Event()
-    interrupt = Interrupt()
-    interrupt.install()
-    workers: list[asyncio.Task[None]] = []
-    terminal = console.is_terminal
-    try:
-        async with within(60, "starting the suite"):
-            # Records a remote worker shipped while no suite was reading are kept first.
-            for _entry_id, fields in await redis.xrange(results_key(run)):
-                receive(out / run, fields)
-            await redis.delete(results_key(run))
-        workers = [
-            asyncio.create_task(work(connect(url), url, out, name=f"{run}-game{i}", stop=stop,
-                                     on_turn=on_turn, interrupt=interrupt,
-                                     on_start=lambda w, j: progress.playing.__setitem__(w, j.spec.key),
-                                     on_end=lambda w, j, s: progress.playing.pop(w, None)))
-            for i in range(games)
-        ]  # fmt: skip
-        last_id = "0"
-        last_line = time.monotonic()
-        last_read = time.monotonic()
-        live = Live(view(), console=console, refresh_per_second=4) if terminal else None
-        with live or contextlib.nullcontext():
-            await schedule()
-            while len(progress.settled) < scheduled and not interrupt.is_set():
-                try:
-                    async with within(10, "reading the suite's results"):
-                        got = await redis.xread({results_key(run): last_id}, block=500)
-                    last_read = time.monotonic()
-                except RedisTimeout:  # the loop was busy with in-process players; bounded
-                    if time.monotonic() - last_read > _STALL_LIMIT_S:
-                        raise
-                    got = None
-                for _stream, entries in got or []:
-                    for entry_id, fields in entries:
-                        last_id = entry_id
-                        entry = receive(out / run, fields)
-                        progress.live_cost.pop(entry.episode_key, None)
-                        if entry.cost_usd is None:
-                            progress.unpriced = True
-                        else:
-                            progress.spent += entry.cost_usd
-                        if entry.status == "crashed":
-                            progress.counts["crashed"] += 1
-                            continue
-                        progress.counts[
-                            "parked" if entry.status == "parked" else entry.outcome
-                        ] += 1
-                        progress.settled.add(entry.episode_key)
-                for task in workers:
-                    if task.done() and task.exception():
-                        raise task.exception()  # type: ignore[misc]
-                await schedule()
-                if live is not None:
-                    live.update(view())
-                elif time.monotonic() - last_line >= every:
-                    last_line = time.monotonic()
-                    console.print(progress.line(), highlight=False, soft_wrap=True)
-            progress.playing.clear()
-            if live is not None:
-                live.update(view())
-        if live is None:
-            console.print(progress.line(), highlight=False, soft_wrap=True)
-    finally:
-        stop.set()
-        if workers:  # bounded: each episode's own waits are
-            await asyncio.wait(workers, timeout=120)
-        with contextlib.suppress(Exception):
-            await purge(redis, run)
-        with contextlib.suppress(Exception):
-            async with asyncio.timeout(REDIS_CALL_S):
-                await redis.aclose()
-    return interrupt.reason
+    run_dir = Path(run) if Path(run).is_dir() else (out or Path("runs")) / run
+    if not (run_dir / "ledger.jsonl").exists() and read_fleet(run_dir) is None:
+        typer.echo(f"error: {run}: no suite run there (no ledger.jsonl or fleet.json in "
+                   f"{run_dir}); name a run directory", err=True)  # fmt: skip
+        raise typer.Exit(ExitCode.BAD_INPUT)
+    fleet = read_fleet(run_dir)
+    latest = Ledger(run_dir).latest()
+    done = sum(e.status == "finished" for e in latest.values())
+    parked = sorted(k for k, e in latest.items() if e.status == "parked")
+    console = make_console()
+    if fleet is None:
+        console.print(f"{run_dir}: no fleet view (not run by `suite run`)", highlight=False)
+    else:
+        age = time.time() - fleet.updated_at
+        state = "running" if fleet.active and age < 30 else "not running"
+        console.print(f"[bold]{run_dir.name}[/bold]: {state} (updated {age:.0f} s ago), cluster "
+                      f"{fleet.scheduler}, {fleet.workers} worker(s), {fleet.slots} game "
+                      f"slot(s); {fleet.episodes} episodes", highlight=False)  # fmt: skip
+        live = fleet.active and age < 30
+        console.print(f"queued {len(fleet.queued) if live else 0}, in flight "
+                      f"{len(fleet.in_flight) if live else 0}, done {done}, parked {len(parked)}",
+                      highlight=False)  # fmt: skip
+        if live and fleet.in_flight:
+            table = Table(title="In flight")
+            for column in ("host", "worker", "episode", "attempt", "elapsed"):
+                table.add_column(column)
+            for f in fleet.in_flight:
+                table.add_row(f.host, f.worker, f.key, str(f.attempt),
+                              f"{time.time() - f.started_at:.0f} s")  # fmt: skip
+            console.print(table)
+    if parked:
+        console.print("parked: " + ", ".join(parked), highlight=False)
 
 
-def _print_report(run_dir: Path, console: Console) -> None:
-    from gptnt.cli.report import run_tables, warn_missing
-
-    warn_missing(run_dir, console)
-    for table in run_tables(run_dir):
-        console.print(table)
+# ----------------------------------------------------------------------------- worker
 
 
 def worker(
     ctx: typer.Context,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            "--scheduler",
+            help="The suite's Dask scheduler, tcp://HOST:8786, or $GPTNT_BUS_SCHEDULER "
+            "(setting bus.scheduler).",
+        ),
+    ] = None,
     redis_url: Annotated[
         str | None,
         typer.Option(
             "--redis-url",
-            help="The suite's Redis (admin URL); default $GPTNT_REDIS_URL (setting bus.redis_url).",
+            help="This host's Redis (admin URL), where its games meet; default "
+            "$GPTNT_REDIS_URL, else an embedded server (setting bus.redis_url).",
         ),
     ] = None,
     out: Out = None,
@@ -704,29 +646,32 @@ def worker(
     ] = None,
     config: ConfigFile = None,
 ) -> None:
-    """Take episodes from a suite's queue on this host until interrupted.
+    """Play a suite's episodes on this host (a game host of its Dask cluster) until interrupted.
 
-    Each episode is played with the settings the suite queued it with (game, timing, launch);
-    from defaults < --config YAML < GPTNT_* variables < these flags the worker takes where to
-    meet (bus.redis_url) and where to stage records (records.out)."""
+    Each episode is played with the settings the suite sent with it (game, timing, launch) and
+    its records shipped back to the suite (a copy stays under --out). From defaults < --config
+    YAML < GPTNT_* variables < these flags the worker takes its scheduler (bus.scheduler), its
+    Redis (bus.redis_url) and where to stage records (records.out). Exit codes: 130 stopped by
+    SIGINT/SIGTERM (episodes in flight recorded as interrupted), 1 the scheduler went away,
+    2 bad input."""
     import asyncio
 
+    from gptnt.cli import ExitCode
     from gptnt.cli.config import command_config
+    from gptnt.services.bus import redis_url as resolve_redis
+    from gptnt.services.manager.host import serve
 
     cfg = command_config(ctx, WORKER_SETTINGS, config).config
-    url = cfg.bus.queue_url("a worker")
+    address = cfg.bus.scheduler_address("a worker")
     if pools is not None:
         from gptnt.preflight import share_pools
 
         share_pools(pools)
-
-    from gptnt.cli import ExitCode
-    from gptnt.services.manager import serve
-
-    typer.echo(f"worker: taking episodes from {url.rsplit('@', 1)[-1]}; Ctrl-C stops")
-    stopped_by = asyncio.run(serve(url, cfg.records.out, games))
+    typer.echo(f"worker: taking episodes from {address}; Ctrl-C stops")
+    with resolve_redis(cfg.bus.redis_url) as url:
+        stopped_by = asyncio.run(serve(address, url, cfg.records.out, games))
     typer.echo(f"worker: stopped by {stopped_by}; its episodes in flight are recorded", err=True)
-    raise typer.Exit(ExitCode.INTERRUPTED)
+    raise typer.Exit(ExitCode.INTERRUPTED if stopped_by.startswith("SIG") else ExitCode.FAILED)
 
 
 def register(app: typer.Typer) -> None:
@@ -734,5 +679,6 @@ def register(app: typer.Typer) -> None:
     suite_app.command("show")(suite_show)
     suite_app.command("plan")(suite_plan)
     suite_app.command("run")(suite_run)
+    suite_app.command("status")(suite_status)
     app.add_typer(suite_app, name="suite")
     app.command("worker")(worker)

@@ -7,7 +7,14 @@ finished episodes. Analysis and the report read only these files.
 
 from __future__ import annotations
 
-from gptnt.records._bundle import pack, unpack
+from gptnt.records._bundle import (
+    MAX_BUNDLE_BYTES,
+    MAX_BUNDLE_FILES,
+    BundleError,
+    check,
+    pack,
+    unpack,
+)
 from gptnt.records._cost import UNKNOWN, add_costs, known_cost, usd
 from gptnt.records._episode import (
     EpisodeWriter,
@@ -25,7 +32,17 @@ from gptnt.records._harness import harness
 from gptnt.records._ledger import EPISODES, LEDGER, Ledger, LedgerEntry, Status, episode_dir
 from gptnt.records._lock import LOCK, RunLock
 from gptnt.records._outcome import TIMER_TOLERANCE_S, classify
-from gptnt.records._run import RUN_FILE, RunInfo, read_run_info, write_run_info
+from gptnt.records._run import (
+    FLEET_FILE,
+    RUN_FILE,
+    FleetView,
+    InFlight,
+    RunInfo,
+    read_fleet,
+    read_run_info,
+    write_fleet,
+    write_run_info,
+)
 from gptnt.records._schema import (
     READABLE_VERSIONS,
     SCHEMA_VERSION,
@@ -55,13 +72,17 @@ from gptnt.records._schema import (
 
 __all__ = [
     "EPISODES",
+    "FLEET_FILE",
     "LEDGER",
     "LOCK",
+    "MAX_BUNDLE_BYTES",
+    "MAX_BUNDLE_FILES",
     "READABLE_VERSIONS",
     "RUN_FILE",
     "SCHEMA_VERSION",
     "TIMER_TOLERANCE_S",
     "UNKNOWN",
+    "BundleError",
     "Clock",
     "Conditions",
     "EpisodeEnded",
@@ -70,8 +91,10 @@ __all__ = [
     "EpisodeWriter",
     "Event",
     "FailedCall",
+    "FleetView",
     "GameStep",
     "Harness",
+    "InFlight",
     "Ledger",
     "LedgerEntry",
     "MessagePart",
@@ -91,6 +114,7 @@ __all__ = [
     "Transcript",
     "TurnEvent",
     "add_costs",
+    "check",
     "classify",
     "disk_problem",
     "episode_dir",
@@ -99,6 +123,7 @@ __all__ = [
     "known_cost",
     "pack",
     "read_events",
+    "read_fleet",
     "read_message",
     "read_run_info",
     "read_summary",
@@ -108,5 +133,6 @@ __all__ = [
     "unpack",
     "usd",
     "write_atomic",
+    "write_fleet",
     "write_run_info",
 ]

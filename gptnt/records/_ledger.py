@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict
 from gptnt.bounded import Tally, read_jsonl
 from gptnt.records._cost import known_cost
 from gptnt.records._episode import SUMMARY, read_summary
-from gptnt.records._schema import SCHEMA_VERSION, EpisodeOutcome
+from gptnt.records._schema import SCHEMA_VERSION, EpisodeOutcome, Summary
 
 LEDGER = "ledger.jsonl"
 EPISODES = "episodes"
@@ -106,6 +106,38 @@ class Ledger:
 
     def attempts(self, episode_key: str) -> int:
         return sum(1 for e in self.entries() if e.episode_key == episode_key)
+
+    def next_attempt(self, episode_key: str) -> int:
+        """The attempt number the next try of ``episode_key`` gets (1 for a new episode)."""
+        return 1 + max((e.attempt for e in self.entries() if e.episode_key == episode_key),
+                       default=0)  # fmt: skip
+
+    def has(self, episode_key: str, attempt: int) -> bool:
+        """Whether this attempt is already accounted for (a duplicate result is ignored)."""
+        return any((e.episode_key, e.attempt) == (episode_key, attempt) for e in self.entries())
+
+    def settle(
+        self, episode_key: str, summary: Summary, *, park_after: int | None = None
+    ) -> LedgerEntry:
+        """Add the line of an ended attempt, its status decided from this ledger alone:
+        ``interrupted`` does not count towards parking; the ``park_after``-th crash of an
+        episode parks it (no more retries)."""
+        status: Status = "finished"
+        if summary.outcome == "interrupted":
+            status = "interrupted"
+        elif summary.outcome == "crashed":
+            crashes = 1 + sum(e.status in ("crashed", "parked") for e in self.entries()
+                              if e.episode_key == episode_key)  # fmt: skip
+            status = "parked" if park_after is not None and crashes >= park_after else "crashed"
+        entry = LedgerEntry(
+            episode_key=episode_key, attempt=summary.attempt, status=status,
+            outcome=summary.outcome, reason=summary.reason, cost_usd=summary.cost_usd,
+            episode_dir=str(episode_dir(self.run_dir, episode_key, summary.attempt)
+                            .relative_to(self.run_dir)),
+            at=time.time(),
+        )  # fmt: skip
+        self.append(entry)
+        return entry
 
     def reconcile(self) -> int:
         """Add entries for finished episodes whose ledger line was lost (a run killed between

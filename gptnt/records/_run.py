@@ -47,3 +47,54 @@ def read_run_info(run_dir: Path) -> RunInfo | None:
         return read_json(path, RunInfo.model_validate_json)
     except UnreadableError:
         return None
+
+
+FLEET_FILE = "fleet.json"
+
+
+class InFlight(BaseModel):
+    """An attempt being played: where, since when (wall-clock unix seconds)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    key: str
+    attempt: int
+    host: str
+    worker: str
+    started_at: float
+
+
+class FleetView(BaseModel):
+    """``<run>/fleet.json``: the suite's view of its cluster, rewritten by the suite about once
+    a second while it runs (``active``) and once when it stops; ``gptnt suite status`` prints
+    it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: str = "fleet"
+    schema_version: int = SCHEMA_VERSION
+    updated_at: float
+    active: bool
+    scheduler: str  # the cluster's address ("local" for the suite's own)
+    workers: int  # workers offering game slots
+    slots: int  # game slots in all
+    episodes: int  # episodes the run asked for
+    queued: list[str] = []  # episode keys waiting for a game slot (submitted or not yet)
+    in_flight: list[InFlight] = []
+    done: int = 0  # finished episodes
+    parked: int = 0
+
+
+def write_fleet(run_dir: Path, view: FleetView) -> None:
+    write_atomic(run_dir / FLEET_FILE, view.model_dump_json(indent=2).encode(), durable=False)
+
+
+def read_fleet(run_dir: Path) -> FleetView | None:
+    """The suite's fleet view, or ``None`` when there is none or it cannot be read."""
+    path = run_dir / FLEET_FILE
+    if not path.exists():
+        return None
+    try:
+        return read_json(path, FleetView.model_validate_json)
+    except UnreadableError:
+        return None

@@ -3,7 +3,7 @@
 # Editable install so configs/, missions/, prompts/ and manual/ resolve inside /app.
 FROM python:3.11-slim
 WORKDIR /app
-COPY pyproject.toml README.md ./
+COPY pyproject.toml setup.py README.md ./
 COPY gptnt gptnt
 COPY services services
 COPY configs configs

@@ -1,5 +1,7 @@
 """The Experiment Manager: runs episodes (startup double pause, sync or async play, outcome,
-records) and, for suites, takes them from a Redis Stream queue shared by workers.
+records). Suites of them play on a Dask distributed cluster: ``gptnt.services.manager.suite``
+(``run_suite``) and its game hosts, ``gptnt.services.manager.host`` (``serve``); imported on
+their own, so that one episode does not load the engine.
 """
 
 from __future__ import annotations
@@ -14,25 +16,12 @@ from gptnt.services.manager._branch import Branch
 from gptnt.services.manager._budget import Budget, TurnBudget, check_turns
 from gptnt.services.manager._episode import Episode, Interrupt, play_episode, player_infos
 from gptnt.services.manager._launch import ProcessHandle
-from gptnt.services.manager._queue import (
-    GROUP,
-    QUEUE,
-    Job,
-    enqueue,
-    purge,
-    receive,
-    results_key,
-    serve,
-    work,
-)
 from gptnt.services.manager._replay import branch_spec, replay_episode
 from gptnt.services.manager._warm import WarmHandle
 from gptnt.services.manager.api import EpisodeSettings, EpisodeSpec, Fork
 
 __all__ = [
     "BASELINE_SIZE",
-    "GROUP",
-    "QUEUE",
     "BaselinePlayer",
     "Branch",
     "Budget",
@@ -41,21 +30,14 @@ __all__ = [
     "EpisodeSpec",
     "Fork",
     "Interrupt",
-    "Job",
     "ProcessHandle",
     "TurnBudget",
     "WarmHandle",
     "baseline_spec",
     "branch_spec",
     "check_turns",
-    "enqueue",
     "play_baseline",
     "play_episode",
     "player_infos",
-    "purge",
-    "receive",
     "replay_episode",
-    "results_key",
-    "serve",
-    "work",
 ]

@@ -49,12 +49,10 @@ from gptnt.records import (
     EpisodeWriter,
     GameStep,
     Ledger,
-    LedgerEntry,
     ModuleResult,
     Parent,
     PlayerInfo,
     PlayerSettings,
-    Status,
     Summary,
     Tokens,
     TurnEvent,
@@ -714,28 +712,10 @@ async def play_episode(
     on_turn: OnTurn | None = None,
     park_after: int | None = None,
     interrupt: Interrupt | None = None,
+    fork: Fork | None = None,
 ) -> Summary:
     """Run one episode and add it to the run's ledger; the ``park_after``-th crash of an
-    episode parks it (no more retries). Interrupted attempts do not count as crashes."""
-    summary, _ = await play_attempt(
-        spec, settings, admin_url=admin_url, run_dir=run_dir, on_turn=on_turn,
-        park_after=park_after, interrupt=interrupt,
-    )  # fmt: skip
-    return summary
-
-
-async def play_attempt(
-    spec: EpisodeSpec,
-    settings: EpisodeSettings,
-    *,
-    admin_url: str,
-    run_dir: Path,
-    on_turn: OnTurn | None = None,
-    park_after: int | None = None,
-    interrupt: Interrupt | None = None,
-    fork: Fork | None = None,
-) -> tuple[Summary, LedgerEntry]:
-    """``play_episode``, also returning the ledger line it added (a queue worker reports it);
+    episode parks it (no more retries). Interrupted attempts do not count as crashes.
     ``fork``: the episode is a counterfactual replay's branch (``gptnt.services.manager.replay``)."""
     episode = Episode(
         spec, settings, admin_url=admin_url, run_dir=run_dir, on_turn=on_turn,
@@ -746,21 +726,8 @@ async def play_attempt(
         summary = await episode.run()
         span.set_attribute("gptnt.outcome", summary.outcome)
     ledger = Ledger(run_dir)
-    status: Status = "finished"
-    if summary.outcome == "interrupted":
-        status = "interrupted"
-    elif summary.outcome == "crashed":
-        crashes = 1 + sum(
-            e.status in ("crashed", "parked") for e in ledger.entries() if e.episode_key == spec.key
-        )
-        status = "parked" if park_after is not None and crashes >= park_after else "crashed"
-    entry = LedgerEntry(
-        episode_key=spec.key, attempt=spec.attempt, status=status, outcome=summary.outcome,
-        reason=summary.reason, cost_usd=summary.cost_usd,
-        episode_dir=str(episode.dir.relative_to(run_dir)), at=time.time(),
-    )  # fmt: skip
     try:
-        ledger.append(entry)
+        ledger.settle(spec.key, summary, park_after=park_after)
     except OSError as err:  # the summary is the truth; a rerun reconciles the ledger from it
         problem = disk_problem(err, ledger.path)
         if problem is None:
@@ -768,4 +735,17 @@ async def play_attempt(
         log.info("episode %s: ledger line not written: %s", spec.key, problem)
         if summary.outcome != "crashed":
             summary = summary.model_copy(update={"outcome": "crashed", "reason": problem})
-    return summary, entry
+    return summary
+
+
+def unplayed_summary(spec: EpisodeSpec, reason: str, started_at: float) -> Summary:
+    """The summary of an attempt that ended with no record of its own (its worker was lost,
+    or what it sent back was refused): ``crashed`` with ``reason``, no turns."""
+    mission = _scaled(get_mission(spec.mission_id), spec.time_factor)
+    limit = mission.config.time_limit
+    return Summary(
+        episode_id=episode_dir(Path(), spec.key, spec.attempt).name, mission_id=spec.mission_id,
+        mode=spec.mode, rule_seed=spec.rule_seed, attempt=spec.attempt,
+        players=player_infos(spec), outcome="crashed", reason=reason, time_limit=float(limit),
+        conditions=spec.conditions(limit), started_at=started_at, ended_at=time.time(),
+    )  # fmt: skip

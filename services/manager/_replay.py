@@ -9,7 +9,7 @@ from pathlib import Path
 from gptnt.errors import ConfigError
 from gptnt.records import Conditions, Ledger, Summary
 from gptnt.services.manager._branch import Branch
-from gptnt.services.manager._episode import Interrupt, OnTurn, play_attempt
+from gptnt.services.manager._episode import Interrupt, OnTurn, play_episode
 from gptnt.services.manager.api import EpisodeSettings, EpisodeSpec, Fork
 
 
@@ -74,8 +74,7 @@ async def replay_episode(
     branch = Branch(fork)
     spec = branch_spec(branch, run_dir, defuser=defuser, expert=expert)
     spec.lineup()  # an unknown player fails here
-    summary, _ = await play_attempt(
+    return await play_episode(
         spec, settings, admin_url=admin_url, run_dir=run_dir, on_turn=on_turn,
         interrupt=interrupt, fork=fork,
     )  # fmt: skip
-    return summary

@@ -4,7 +4,6 @@ stops it with one line naming the layer and key, exit 2, before anything is writ
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import signal
@@ -16,6 +15,7 @@ from pathlib import Path
 import pytest
 import typer
 from child_server import GPTNT
+from dask_scheduler import dask_scheduler
 
 from gptnt.cli import app
 from gptnt.cli.run import RUN_SETTINGS
@@ -24,8 +24,7 @@ from gptnt.config import ONE_EPISODE_LAUNCH, SUITE_LAUNCH, Config, load_config
 from gptnt.errors import ConfigError
 from gptnt.players.backends import OFFLINE_ENV
 from gptnt.records import Ledger, read_summary
-from gptnt.services.bus import EmbeddedRedis
-from gptnt.services.manager import GROUP, QUEUE, EpisodeSettings
+from gptnt.services.manager import EpisodeSettings
 
 MANAGER = [sys.executable, "-m", "gptnt.services.manager"]
 # No setting from this machine's environment; the paid-API guard kept (scripted players only).
@@ -156,47 +155,44 @@ def test_gptnt_run_takes_its_players_from_the_players_section(tmp_path: Path) ->
     assert len(list(out.glob("*/episodes/*"))) == 1  # the refused runs wrote nothing
 
 
-def _taking_from(argv: list[str], env: dict[str, str], url: str) -> tuple[str, int]:
-    """The Redis a worker says it takes episodes from, and its exit code once it has joined the
-    queue's consumer group at ``url`` and is stopped by SIGTERM."""
-    import redis
+def _taking_from(argv: list[str], env: dict[str, str], scheduler: str) -> tuple[str, int]:
+    """The scheduler a worker says it takes episodes from, and its exit code once it has joined
+    the cluster at ``scheduler`` (named there by its pid) and is stopped by SIGTERM."""
+    from distributed import Client
 
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**CLEAN, **env})  # fmt: skip
-    client = redis.Redis.from_url(url, decode_responses=True)
+    client = Client(scheduler, timeout=30)
     try:
-        line = proc.stdout.readline()  # type: ignore[union-attr]
         deadline = time.monotonic() + 60
         while proc.poll() is None and time.monotonic() < deadline:
-            with contextlib.suppress(redis.ResponseError):  # no group yet
-                names = [c["name"] for c in client.xinfo_consumers(QUEUE, GROUP)]
-                if any(f"-{proc.pid}-" in n for n in names):
-                    break
-            time.sleep(0.05)
+            workers = client.scheduler_info(n_workers=-1)["workers"].values()
+            if any(str(w.get("name", "")).endswith(f"-{proc.pid}") for w in workers):
+                break
+            time.sleep(0.1)
         proc.send_signal(signal.SIGTERM)
-        proc.communicate(timeout=60)
+        out, _ = proc.communicate(timeout=60)
     finally:
         proc.kill()
         client.close()
-    said = re.search(r"taking episodes from ([^;\s]+)", line)
-    return (said.group(1) if said else line), proc.returncode
+    said = re.search(r"taking episodes from ([^;\s]+)", out)
+    return (said.group(1) if said else out), proc.returncode
 
 
-def test_worker_and_manager_meet_at_the_layered_redis(tmp_path: Path) -> None:
+def test_worker_and_manager_meet_at_the_layered_scheduler(tmp_path: Path) -> None:
     yaml = tmp_path / "worker.yaml"
-    yaml.write_text("bus:\n  redis_url: redis://file-host:1/0\n")
-    with EmbeddedRedis() as redis:
-        here = redis.url.rsplit("@", 1)[-1]
+    yaml.write_text("bus:\n  scheduler: tcp://file-host:1\n")
+    with dask_scheduler() as here:
         # env beats the file (gptnt worker), a flag beats env (python -m gptnt.services.manager)
         worker = [*GPTNT, "worker", "--config", str(yaml), "--out", str(tmp_path / "w")]
-        assert _taking_from(worker, {"GPTNT_REDIS_URL": redis.url}, redis.url) == (here, 130)
-        manager = [*MANAGER, "--config", str(yaml), "--redis-url", redis.url]
-        env = {"GPTNT_REDIS_URL": "redis://env-host:2/0"}
-        assert _taking_from(manager, env, redis.url) == (here, 130)
+        assert _taking_from(worker, {"GPTNT_BUS_SCHEDULER": here}, here) == (here, 130)
+        manager = [*MANAGER, "--config", str(yaml), "--scheduler", here]
+        env = {"GPTNT_BUS_SCHEDULER": "tcp://env-host:2"}
+        assert _taking_from(manager, env, here) == (here, 130)
     for argv in ([*GPTNT, "worker"], MANAGER):
         unset = _run(argv)
         assert unset.returncode == 2 and len(unset.stderr.strip().splitlines()) == 1
-        assert "bus.redis_url is unset" in unset.stderr
+        assert "bus.scheduler is unset" in unset.stderr
     bad = _run([*MANAGER, "--config", str(yaml), "--out", str(tmp_path / "m")],
                {"GPTNT_RECORDS_OUT": "x", "GPTNT_GAME_WIDTH": "wide"})  # fmt: skip
     assert bad.returncode == 2

@@ -124,38 +124,21 @@ async def test_game_backend_that_stops_answering_ends_the_episode(
     assert Ledger(tmp_path).latest()[spec.key].status == "crashed"
 
 
-async def test_an_episode_that_keeps_crashing_is_retried_then_parked(
+def test_an_episode_that_keeps_crashing_is_retried_then_parked(
     redis_admin_url: str, tmp_path: Path
 ) -> None:
-    from gptnt.services.bus import connect
-    from gptnt.services.manager import Job, enqueue, work
+    from gptnt.services.manager.suite import run_suite
 
     dead = "http://127.0.0.1:9"  # nothing listens there: the game backend never comes up
     settings = EpisodeSettings(
         game=GameConfig(backend=dead, startup_timeout_s=1), launch="task", stop_timeout_s=1
     )
-    job = Job(run="park", spec=EpisodeSpec.make("Wires-234", "sync"), settings=settings, retries=1)
-    redis = connect(redis_admin_url)
-    stop = asyncio.Event()
-    ledger = Ledger(tmp_path / "park")
-
-    async def until_parked() -> None:
-        while not ledger.done():
-            await asyncio.sleep(0.1)
-        stop.set()
-
-    try:
-        await enqueue(redis, [job])
-        await asyncio.wait_for(
-            asyncio.gather(
-                work(connect(redis_admin_url), redis_admin_url, tmp_path, stop=stop), until_parked()
-            ),
-            timeout=60,
-        )
-    finally:
-        stop.set()
-        await redis.aclose()
-    entries = list(ledger.entries())
+    run_dir = tmp_path / "park"
+    outcome = run_suite(run_dir, [EpisodeSpec.make("Wires-234", "sync")], settings, games=1,
+                        retries=1, redis_url=redis_admin_url)  # fmt: skip
+    entries = list(Ledger(run_dir).entries())
     assert [(e.attempt, e.status) for e in entries] == [(1, "crashed"), (2, "parked")]
     assert all(e.outcome == "crashed" and e.reason for e in entries)
     assert "game" in entries[-1].reason
+    assert outcome.parked == [entries[0].episode_key] and not outcome.interrupted
+    assert all(read_summary(run_dir / e.episode_dir) for e in entries)  # shipped and written

@@ -75,3 +75,42 @@ def test_solo_no_manual_and_parametric_suites_run_end_to_end(tmp_path: Path) -> 
     assert all(s.outcome == "solved" for s in timed)
     info = read_run_info(tmp_path / "suite-parametric-time-oracle")
     assert info is not None and info.episodes == 3 and not info.capped
+
+
+@pytest.mark.slow
+def test_ctrl_c_during_a_suite_run_records_the_episodes_in_flight_and_exits_130(
+    tmp_path: Path,
+) -> None:
+    """SIGINT to the suite's whole process group (what Ctrl-C at a terminal sends): the
+    episodes in flight end ``interrupted`` with their records, no traceback, exit 130."""
+    import signal
+    import time
+
+    from gptnt.records import read_fleet
+
+    env = {k: v for k, v in os.environ.items() if k != "GPTNT_REDIS_URL"}
+    suite = subprocess.Popen(
+        [*GPTNT, "suite", "run", "single", "--only", "Wires-234,Keypad-286,Wires-337,Wires-798",
+         "--modes", "sync", "--games", "2", "--launch", "task", "--run", "stopped",
+         "--out", str(tmp_path)],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    run_dir = tmp_path / "stopped"
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline and suite.poll() is None:
+        fleet = read_fleet(run_dir)
+        if fleet is not None and fleet.in_flight:
+            break
+        time.sleep(0.2)
+    os.killpg(suite.pid, signal.SIGINT)
+    _, stderr = suite.communicate(timeout=300)
+    assert suite.returncode == 130, stderr
+    assert "Traceback" not in stderr and "interrupted by SIGINT" in stderr
+    entries = list(Ledger(run_dir).entries())
+    stopped = [e for e in entries if e.status == "interrupted"]
+    assert stopped and all(e.reason == "interrupted by SIGINT" for e in stopped)
+    for entry in entries:  # every attempt's records are in the run, each counted once
+        summary = read_summary(run_dir / entry.episode_dir)
+        assert summary is not None and summary.outcome == entry.outcome
+    assert len({(e.episode_key, e.attempt) for e in entries}) == len(entries)

@@ -1,19 +1,19 @@
 """Records from every host reach the run: a ``gptnt worker`` in another process, in another
-working directory (its own disk, as on another host), plays episodes of a suite; their events,
-frames and summaries arrive in the suite's run directory, and a rerun replays none of them."""
+working directory (its own disk and its own Redis, as on another host), joins the suite's Dask
+scheduler and plays episodes of a suite; their events, frames and summaries arrive in the
+suite's run directory, and a rerun replays none of them."""
 
 from __future__ import annotations
 
 import os
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
 from child_server import GPTNT
+from dask_scheduler import dask_scheduler
 
 from gptnt.records import Ledger, read_events, read_summary
-from gptnt.services.bus import EmbeddedRedis
 
 MISSIONS = "Wires-234,Keypad-286,Wires-337"
 
@@ -23,16 +23,15 @@ def test_a_remote_workers_records_reach_the_run_and_are_not_replayed(tmp_path: P
     elsewhere = tmp_path / "other-host"
     elsewhere.mkdir()
     env = {k: v for k, v in os.environ.items() if k != "GPTNT_REDIS_URL"}
-    with EmbeddedRedis() as redis:
+    with dask_scheduler() as scheduler:
         worker = subprocess.Popen(
-            [*GPTNT, "worker", "--redis-url", redis.url, "--out", "staging"], cwd=elsewhere,
+            [*GPTNT, "worker", "--scheduler", scheduler, "--out", "staging"], cwd=elsewhere,
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
         try:
-            time.sleep(3)  # the worker is waiting on the queue before the suite fills it
             suite = [*GPTNT, "suite", "run", "single", "--only", MISSIONS, "--modes", "sync",
-                     "--games", "1", "--launch", "task", "--run", "multi",
-                     "--out", str(tmp_path / "runs"), "--redis-url", redis.url]  # fmt: skip
+                     "--launch", "task", "--run", "multi", "--out", str(tmp_path / "runs"),
+                     "--scheduler", scheduler]  # fmt: skip
             run = {"env": env, "capture_output": True, "text": True, "timeout": 300}
             done = subprocess.run(suite, check=False, **run)  # type: ignore[call-overload]
             assert done.returncode == 0, done.stderr + done.stdout

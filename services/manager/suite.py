@@ -1,0 +1,513 @@
+"""A suite's episodes on a Dask distributed cluster: scheduling, the budget cap, worker loss and
+exactly-once accounting. ``run_suite`` is the library's one way to play a suite
+(``gptnt suite run`` is its command line).
+
+The engine is Dask distributed (docs/suites.md says why and what it measured). Each attempt is
+one task (``gptnt.services.manager.host.play_on_host``) needing one ``game`` resource; the
+suite's own local cluster (one worker process per ``--games``) is the default, or the suite is
+a client of a scheduler that ``gptnt worker``s on game hosts joined. The scheduler runs with
+``allowed-failures`` 0, so a worker lost mid-task (SIGKILL, a host gone: a dropped connection at
+once, a cut network after ``worker-ttl``) surfaces here as ``KilledWorker``: the suite records
+that attempt ``crashed: worker lost`` and issues the next attempt itself.
+
+The suite is the only writer of the run directory and its ledger the only count of attempts:
+it issues every (episode key, attempt number), takes the first result of each and ignores any
+later one, checks a result whole before it writes a byte of it (``gptnt.records.check``: a bad
+one is refused with a logged line and the attempt counts as crashed), and decides retries and
+parking from its ledger alone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import shutil
+import signal
+import tempfile
+import threading
+import time
+import uuid
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+
+import dask
+from distributed import Client, Future, KilledWorker, LocalCluster, wait
+
+from gptnt.errors import ConfigError
+from gptnt.records import (
+    BundleError,
+    FleetView,
+    InFlight,
+    Ledger,
+    LedgerEntry,
+    RunInfo,
+    RunLock,
+    check,
+    episode_dir,
+    unpack,
+    usd,
+    write_atomic,
+    write_fleet,
+    write_run_info,
+)
+from gptnt.services.bus import redis_url as resolve_redis
+from gptnt.services.manager._episode import unplayed_summary
+from gptnt.services.manager.api import EpisodeSettings, EpisodeSpec
+from gptnt.services.manager.host import (
+    GAME,
+    START_TOPIC,
+    TURN_TOPIC,
+    GameHost,
+    play_on_host,
+    stop_run,
+)
+
+log = logging.getLogger(__name__)
+
+WORKER_TTL = "20s"
+"""A worker not heard from for this long is lost (a cut host): the scheduler checks every
+``worker-ttl``, so such a loss is noticed within twice this; a killed process at once."""
+CLUSTER_CONFIG = {
+    "distributed.scheduler.allowed-failures": 0,  # a lost task is the suite's to retry
+    "distributed.scheduler.worker-ttl": WORKER_TTL,
+    "distributed.worker.daemon": False,  # an episode's services are child processes
+}
+SCHEDULER_ENV = {
+    "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "0",
+    "DASK_DISTRIBUTED__SCHEDULER__WORKER_TTL": WORKER_TTL,
+}
+"""The environment of a scheduler started on its own (``dask scheduler``) for suites: the
+same policy as ``CLUSTER_CONFIG`` (docs/suites.md, docker-compose.yml)."""
+_TICK_S = 0.5  # wall seconds between the suite's looks at its futures
+_FLEET_EVERY_S = 1.0  # wall seconds between rewrites of fleet.json
+_DRAIN_S = 120.0  # wall seconds the episodes in flight may take to end once stopped (bounded)
+_CONNECT_S = 10.0  # wall seconds to reach a scheduler
+
+
+@dataclass
+class Progress:
+    """What the suite run has seen so far; ``line`` is the piped progress line."""
+
+    total: int
+    spent: float = 0.0  # recorded cost, settled attempts plus the turns of episodes in play
+    unpriced: bool = False  # a model call had no price: the cost is partly unknown
+    cap: float | None = None
+    counts: dict[str, int] = field(
+        default_factory=lambda: {"solved": 0, "timeout": 0, "strikeout": 0, "crashed": 0,
+                                 "parked": 0, "interrupted": 0}
+    )  # fmt: skip
+    settled: set[str] = field(default_factory=set)
+    in_flight: list[InFlight] = field(default_factory=list)
+    live_cost: dict[str, float] = field(default_factory=dict)  # key → cost of turns so far
+    started: float = field(default_factory=time.monotonic)
+    capped: bool = False
+    unscheduled: int = 0
+
+    @property
+    def cost(self) -> float:
+        return self.spent + sum(self.live_cost.values())
+
+    @property
+    def over_budget(self) -> bool:
+        return self.cap is not None and self.cost >= self.cap
+
+    def spent_text(self) -> str:
+        """``$1.23``, ``$1.23 + unknown`` or ``unknown`` (nothing priced, something unpriced)."""
+        if self.unpriced and not self.cost:
+            return usd(None)
+        return usd(self.cost, partly_unknown=self.unpriced)
+
+    def eta(self) -> str:
+        done = len(self.settled)
+        if not done or done >= self.total:
+            return "–"
+        left = (time.monotonic() - self.started) / done * (self.total - done)
+        return f"{left / 60:.0f} min" if left >= 90 else f"{left:.0f} s"
+
+    def line(self) -> str:
+        c = self.counts
+        cap = f" of {self.cap:g}" if self.cap is not None else ""
+        return (f"{len(self.settled)}/{self.total} done, {c['solved']} solved, {c['timeout']} "
+                f"timeout, {c['strikeout']} strikeout, {c['crashed']} crashed, {c['parked']} "
+                f"parked, {self.spent_text()}{cap} spent, {time.monotonic() - self.started:.0f} s, "
+                f"ETA {self.eta()}")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class SuiteOutcome:
+    """How ``run_suite`` ended: ``interrupted`` names the signal that stopped it ("" if none);
+    ``parked`` the episodes that crashed too often."""
+
+    progress: Progress
+    interrupted: str
+    parked: list[str]
+
+
+def run_suite(
+    run_dir: Path,
+    specs: list[EpisodeSpec],
+    settings: EpisodeSettings,
+    *,
+    suite: str | None = None,
+    estimated_cost_usd: float | None = None,
+    games: int = 2,
+    retries: int = 2,
+    max_cost_usd: float | None = None,
+    queue_depth: int | None = None,
+    scheduler: str | None = None,
+    redis_url: str | None = None,
+    on_progress: Callable[[Progress], None] | None = None,
+) -> SuiteOutcome:
+    """Play every episode of ``specs`` that ``run_dir``'s ledger does not count as done.
+
+    ``scheduler``: the address of a Dask scheduler whose ``gptnt worker``s play the games;
+    unset, a local cluster of ``games`` worker processes, whose games meet on ``redis_url``
+    (unset: ``$GPTNT_REDIS_URL``, else an embedded server). At most ``queue_depth`` episodes
+    are handed to the cluster ahead (default: its game slots), so that ``max_cost_usd`` stops
+    scheduling once the recorded cost (settled attempts plus the turns in play) reaches it. A
+    crashed episode is played again, as the next attempt, ``retries`` times before it is
+    parked. SIGINT or SIGTERM ends the episodes in flight as ``interrupted`` (recorded; a
+    rerun plays them again); a second one kills the process. ``run.json`` and ``fleet.json``
+    in ``run_dir`` say how it went; ``on_progress`` is called about twice a second.
+    """
+    with RunLock(run_dir):  # one writer per run directory (ConfigError if another holds it)
+        return _run(
+            run_dir,
+            specs,
+            settings,
+            suite,
+            estimated_cost_usd,
+            games,
+            retries,
+            max_cost_usd,
+            queue_depth,
+            scheduler,
+            redis_url,
+            on_progress,
+        )
+
+
+def _run(run_dir: Path, specs: list[EpisodeSpec], settings: EpisodeSettings, suite: str | None,
+         estimated_cost_usd: float | None, games: int, retries: int, max_cost_usd: float | None,
+         queue_depth: int | None, scheduler: str | None, redis_url: str | None,
+         on_progress: Callable[[Progress], None] | None) -> SuiteOutcome:  # fmt: skip
+    ledger = Ledger(run_dir)
+    ledger.reconcile()
+    done = ledger.done()
+    todo = deque(spec.model_copy(update={"attempt": ledger.next_attempt(spec.key)})
+                 for spec in specs if spec.key not in done)  # fmt: skip
+    spent, unpriced = ledger.spent()
+    progress = Progress(total=len(todo), spent=spent, unpriced=unpriced, cap=max_cost_usd)
+    info = RunInfo(suite=suite, episodes=len(specs), estimated_cost_usd=estimated_cost_usd,
+                   max_cost_usd=max_cost_usd, spent_usd=spent, unpriced=unpriced)  # fmt: skip
+    write_run_info(run_dir, info)
+    with _signals() as stop, _cluster(scheduler, games, redis_url) as (client, where, local):
+        played = _Played(client, run_dir, settings, local, where, progress, retries + 1,
+                         len(specs))  # fmt: skip
+        played.run(todo, queue_depth, stop, on_progress)
+    write_run_info(run_dir, info.model_copy(update={
+        "spent_usd": progress.spent, "unpriced": progress.unpriced, "capped": progress.capped,
+        "unscheduled": progress.unscheduled,
+    }))  # fmt: skip
+    parked = sorted(k for k, e in ledger.latest().items() if e.status == "parked")
+    return SuiteOutcome(progress=progress, interrupted=stop.reason, parked=parked)
+
+
+# ----------------------------------------------------------------------------- the cluster
+
+
+class _Stop:
+    """Set by the first SIGINT or SIGTERM (its name kept); thread-safe."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+        self.reason = ""
+
+    def set(self, reason: str) -> None:
+        if not self._event.is_set():
+            self.reason = reason
+            self._event.set()
+
+    def is_set(self) -> bool:
+        return self._event.is_set()
+
+
+@contextlib.contextmanager
+def _signals() -> Iterator[_Stop]:
+    """SIGINT and SIGTERM set the stop once; a second one kills the process at once."""
+    stop = _Stop()
+    if threading.current_thread() is not threading.main_thread():
+        yield stop
+        return
+
+    def handle(signum: int, _frame: FrameType | None) -> None:
+        for each in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(each, signal.SIG_DFL)
+        stop.set(signal.Signals(signum).name)
+
+    before = {sig: signal.signal(sig, handle) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield stop
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+
+
+@contextlib.contextmanager
+def _cluster(scheduler: str | None, games: int,
+             redis_url: str | None) -> Iterator[tuple[Client, str, GameHost | None]]:  # fmt: skip
+    """A client of the cluster at ``scheduler`` (checked to leave lost tasks to the suite), or
+    of a local cluster of ``games`` worker processes whose games meet on the suite's Redis."""
+    if scheduler is not None:
+        client = _connect(scheduler)
+        try:
+            yield client, scheduler, None
+        finally:
+            client.close(timeout=_CONNECT_S)
+        return
+    with contextlib.ExitStack() as stack:
+        url = stack.enter_context(resolve_redis(redis_url))
+        staging = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="gptnt-staging-")))
+        stack.enter_context(dask.config.set(CLUSTER_CONFIG))
+        # A Ctrl-C reaches the whole process group: the workers leave it to the suite, which
+        # ends their episodes in flight cleanly (they inherit SIGINT ignored).
+        before = signal.signal(signal.SIGINT, signal.SIG_IGN) if _main_thread() else None
+        try:
+            cluster = LocalCluster(n_workers=games, threads_per_worker=1, processes=True,
+                                   resources={GAME: 1}, dashboard_address=None, scheduler_port=0,
+                                   worker_dashboard_address=None,
+                                   silence_logs=logging.ERROR)  # fmt: skip
+        finally:
+            if before is not None:
+                signal.signal(signal.SIGINT, before)
+        stack.callback(cluster.close, timeout=_CONNECT_S)
+        client = Client(cluster)
+        stack.callback(client.close, timeout=_CONNECT_S)
+        yield client, "local", GameHost(admin_url=url, staging=staging)
+
+
+def _main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
+def _connect(scheduler: str) -> Client:
+    try:
+        client = Client(scheduler, timeout=_CONNECT_S)
+    except (OSError, TimeoutError) as err:
+        raise ConfigError(f"--scheduler {scheduler}: no Dask scheduler answers there ({err}); "
+                          "start one (docs/suites.md, 'Many hosts')") from None  # fmt: skip
+
+    def allowed_failures(dask_scheduler) -> int:  # type: ignore[no-untyped-def]
+        return int(dask_scheduler.allowed_failures)
+
+    allowed = client.run_on_scheduler(allowed_failures)
+    if allowed != 0:
+        client.close()
+        raise ConfigError(
+            f"--scheduler {scheduler}: the scheduler retries lost tasks itself "
+            f"(allowed-failures {allowed}), so the suite could not count each attempt; start it "
+            "with DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES=0"
+        )
+    return client
+
+
+# ----------------------------------------------------------------------------- the run
+
+
+@dataclass(frozen=True)
+class _Issued:
+    spec: EpisodeSpec
+    at: float  # wall clock when it was handed to the cluster
+
+
+class _Played:
+    """One suite run on one cluster: hands attempts out, accounts for each exactly once."""
+
+    def __init__(self, client: Client, run_dir: Path, settings: EpisodeSettings,
+                 local: GameHost | None, where: str, progress: Progress, park_after: int,
+                 episodes: int) -> None:  # fmt: skip
+        self.client = client
+        self.run_dir = run_dir
+        self.name = run_dir.name
+        self.ledger = Ledger(run_dir)
+        self.settings = settings
+        self.local = local
+        self.where = where
+        self.progress = progress
+        self.park_after = park_after
+        self.episodes = episodes
+        self.live: dict[Future, _Issued] = {}
+        self.started: dict[tuple[str, int], InFlight] = {}
+        self.lock = threading.Lock()  # the event handlers run on the client's thread
+        self.last_fleet = 0.0
+        client.subscribe_topic(START_TOPIC, self._on_start)
+        client.subscribe_topic(TURN_TOPIC, self._on_turn)
+
+    # -------------------------------------------------------------- events (client thread)
+
+    def _on_start(self, event: tuple[float, dict]) -> None:
+        msg = event[1]
+        if msg.get("run") != self.name:
+            return
+        flight = InFlight(key=str(msg["key"]), attempt=int(msg["attempt"]), host=str(msg["host"]),
+                          worker=str(msg["name"]), started_at=float(msg["at"]))  # fmt: skip
+        with self.lock:
+            self.started[(flight.key, flight.attempt)] = flight
+
+    def _on_turn(self, event: tuple[float, dict]) -> None:
+        msg = event[1]
+        if msg.get("run") != self.name:
+            return
+        with self.lock:
+            key = str(msg["key"])
+            if msg["cost"] is None:  # a model call without a price
+                self.progress.unpriced = True
+                return
+            self.progress.live_cost[key] = self.progress.live_cost.get(key, 0.0) + float(
+                msg["cost"]
+            )
+
+    # -------------------------------------------------------------- the loop
+
+    def run(self, todo: deque[EpisodeSpec], depth: int | None, stop: _Stop,
+            on_progress: Callable[[Progress], None] | None) -> None:  # fmt: skip
+        drain_until: float | None = None
+        while self.live or (todo and not self.progress.capped and not stop.is_set()):
+            if stop.is_set() and drain_until is None:
+                drain_until = time.monotonic() + _DRAIN_S
+                with contextlib.suppress(Exception):  # a worker that is gone has nothing to end
+                    self.client.run(stop_run, self.name, stop.reason, on_error="ignore")
+            if drain_until is not None and time.monotonic() > drain_until:
+                log.warning("suite: %d episode(s) did not end within %.0f s of the stop",
+                            len(self.live), _DRAIN_S)  # fmt: skip
+                self.client.cancel(list(self.live))
+                break
+            if not stop.is_set():
+                self._schedule(todo, depth or max(sum(self._hosts()), 1))
+            finished = self._wait()
+            for future in finished:
+                self._settle(future, todo, stop)
+            self._report(todo, on_progress)
+        self._report(todo, on_progress, final=True)
+
+    def _hosts(self) -> list[int]:
+        """The game slots of each worker that offers any."""
+        workers = self.client.scheduler_info(n_workers=-1).get("workers", {})
+        slots = (int(w.get("resources", {}).get(GAME, 0)) for w in workers.values())
+        return [n for n in slots if n]
+
+    def _schedule(self, todo: deque[EpisodeSpec], depth: int) -> None:
+        while todo and len(self.live) < depth:
+            if self.progress.over_budget:
+                self.progress.capped = True
+                self.progress.unscheduled = len(todo)
+                return
+            spec = todo.popleft()
+            future = self.client.submit(
+                play_on_host, self.name, spec, self.settings, self.local,
+                key=f"{spec.key}-a{spec.attempt}-{uuid.uuid4().hex[:8]}", pure=False,
+                resources={GAME: 1},
+            )  # fmt: skip
+            self.live[future] = _Issued(spec=spec, at=time.time())
+
+    def _wait(self) -> list[Future]:
+        if not self.live:
+            time.sleep(_TICK_S)
+            return []
+        try:
+            done, _ = wait(list(self.live), timeout=_TICK_S, return_when="FIRST_COMPLETED")
+        except TimeoutError:
+            return []
+        return list(done)
+
+    def _settle(self, future: Future, todo: deque[EpisodeSpec], stop: _Stop) -> None:
+        issued = self.live.pop(future)
+        spec = issued.spec
+        try:
+            result: object = future.result(timeout=60)
+        except KilledWorker as err:
+            result = err
+        except Exception as err:
+            result = err
+        finally:
+            future.release()
+        with self.lock:
+            self.started.pop((spec.key, spec.attempt), None)
+            self.progress.live_cost.pop(spec.key, None)
+        if result is None:  # not played: the worker was stopping
+            if not stop.is_set():
+                todo.appendleft(spec)
+            return
+        entry = self._account(spec, result, issued.at)
+        if entry is None:
+            return
+        if entry.cost_usd is None:
+            self.progress.unpriced = True
+        else:
+            self.progress.spent += entry.cost_usd
+        if entry.status in ("crashed", "interrupted"):
+            self.progress.counts[entry.status] += 1
+            if not stop.is_set():  # the next attempt, issued by the suite
+                todo.appendleft(spec.model_copy(update={"attempt": entry.attempt + 1}))
+            return
+        self.progress.counts["parked" if entry.status == "parked" else entry.outcome] += 1
+        self.progress.settled.add(entry.episode_key)
+
+    def _account(self, spec: EpisodeSpec, result: object, issued_at: float) -> LedgerEntry | None:
+        """The attempt's one ledger line (``None`` for a duplicate): its checked records
+        written first, or a crashed summary of the suite's own when there are none to take."""
+        if self.ledger.has(spec.key, spec.attempt):
+            log.warning("suite: a second result for %s attempt %d ignored", spec.key, spec.attempt)
+            return None
+        target = episode_dir(self.run_dir, spec.key, spec.attempt)
+        if isinstance(result, BaseException):
+            why = (f"worker lost ({result.last_worker.name or result.last_worker.address})"
+                   if isinstance(result, KilledWorker)
+                   else f"worker error: {type(result).__name__}: {str(result)[:300]}")  # fmt: skip
+            log.warning("suite: %s attempt %d: %s", spec.key, spec.attempt, why)
+            summary = unplayed_summary(spec, why, issued_at)
+            files = None
+        else:
+            try:
+                files, summary = check(result, attempt=spec.attempt, mission_id=spec.mission_id)
+            except BundleError as err:
+                log.warning("suite: refused the result of %s attempt %d: %s", spec.key,
+                            spec.attempt, err)  # fmt: skip
+                summary = unplayed_summary(spec, f"bad result: {err}", issued_at)
+                files = None
+        if target.exists():  # an earlier suite's partial copy of this very attempt
+            shutil.rmtree(target)
+        target.mkdir(parents=True)
+        if files is None:
+            write_atomic(target / "summary.json", summary.model_dump_json(indent=2).encode())
+        else:
+            unpack(files, target)
+        return self.ledger.settle(spec.key, summary, park_after=self.park_after)
+
+    def _report(self, todo: deque[EpisodeSpec], on_progress: Callable[[Progress], None] | None,
+                final: bool = False) -> None:  # fmt: skip
+        with self.lock:
+            flights = list(self.started.values())
+        self.progress.in_flight = sorted(flights, key=lambda f: f.started_at)
+        if on_progress is not None:
+            on_progress(self.progress)
+        now = time.monotonic()
+        if not final and now - self.last_fleet < _FLEET_EVERY_S:
+            return
+        self.last_fleet = now
+        flying = {(f.key, f.attempt) for f in flights}
+        queued = [s.key for s in todo] + [i.spec.key for i in self.live.values()
+                                          if (i.spec.key, i.spec.attempt) not in flying]  # fmt: skip
+        hosts = self._hosts()
+        latest = self.ledger.latest()
+        view = FleetView(
+            updated_at=time.time(), active=not final, scheduler=self.where, workers=len(hosts),
+            slots=sum(hosts), episodes=self.episodes, queued=queued,
+            in_flight=[] if final else self.progress.in_flight,
+            done=sum(e.status == "finished" for e in latest.values()),
+            parked=sum(e.status == "parked" for e in latest.values()),
+        )  # fmt: skip
+        write_fleet(self.run_dir, view)
