@@ -136,6 +136,11 @@ class EpisodeError(GptntError):
     """An episode could not run to an outcome; it is recorded as ``crashed`` with this reason."""
 
 
+class ClusterError(GptntError):
+    """A suite's cluster cannot play: no game host joined it in time, or its scheduler went
+    away; the run stops and a rerun resumes."""
+
+
 def first_problem(
     err: ValidationError, *, whole: str, field_name: Callable[[str], str] | None = None
 ) -> str:

@@ -461,10 +461,15 @@ def _prepare(suite: Suite, episodes: list[SuiteEpisode], pools: Path | None, cfg
     """Every check before anything starts (rule seeds, players, the cost, keys and
     endpoints): the run directory, the episodes' specs and the plan's estimate."""
     from gptnt.preflight import Needs, preflight
+    from gptnt.records import RunLock
     from gptnt.services.manager import check_turns, player_infos
     from gptnt.services.manager.api import player_slug
     from gptnt.suites import plan
 
+    names = list(dict.fromkeys(n for ep in episodes for n in (ep.defuser, ep.expert) if n))
+    run = run_name or f"suite-{suite.name}-{'-'.join(player_slug(n) for n in names)}"
+    run_dir = cfg.records.out / run
+    RunLock(run_dir).check()  # a second writer is refused first (run_suite takes the lock)
     _check_rule_seeds(episodes, pools)
     specs = [_spec(ep) for ep in episodes]
     lineups = {(s.defuser, s.expert, s.solo, s.no_manual, s.manual, s.rule_seed): s for s in specs}
@@ -481,9 +486,7 @@ def _prepare(suite: Suite, episodes: list[SuiteEpisode], pools: Path | None, cfg
         needs = Needs(players=needs.players, game=cfg.game.backend, redis_url=cfg.bus.redis_url,
                       out=needs.out)  # fmt: skip
     preflight(needs)
-    names = list(dict.fromkeys(n for ep in episodes for n in (ep.defuser, ep.expert) if n))
-    run = run_name or f"suite-{suite.name}-{'-'.join(player_slug(n) for n in names)}"
-    return cfg.records.out / run, specs, p.total.cost
+    return run_dir, specs, p.total.cost
 
 
 @contextmanager

@@ -89,6 +89,13 @@ class RunLock:
             return
         stale.unlink(missing_ok=True)
 
+    def check(self) -> None:
+        """Refuse now (``ConfigError``, as ``acquire`` would) when another live run holds the
+        lock, before anything is printed or written; takes nothing (a dead holder's lock is
+        cleared)."""
+        if self.path.exists():
+            self._take_over_if_stale(socket.gethostname())
+
     def release(self) -> None:
         if self._held:
             self.path.unlink(missing_ok=True)

@@ -36,7 +36,7 @@ from types import FrameType
 import dask
 from distributed import Client, Future, KilledWorker, LocalCluster, wait
 
-from gptnt.errors import ConfigError
+from gptnt.errors import ClusterError, ConfigError
 from gptnt.records import (
     BundleError,
     FleetView,
@@ -85,6 +85,10 @@ _TICK_S = 0.5  # wall seconds between the suite's looks at its futures
 _FLEET_EVERY_S = 1.0  # wall seconds between rewrites of fleet.json
 _DRAIN_S = 120.0  # wall seconds the episodes in flight may take to end once stopped (bounded)
 _CONNECT_S = 10.0  # wall seconds to reach a scheduler
+NO_HOSTS_S = 600.0
+"""Wall seconds a suite waits with no game host in its cluster (none joined, or all lost)
+before it stops (``ClusterError``; a rerun resumes)."""
+_NO_HOSTS_WARN_S = 30.0  # wall seconds without a game slot before the suite says so
 
 
 @dataclass
@@ -343,6 +347,8 @@ class _Played:
         self.started: dict[tuple[str, int], InFlight] = {}
         self.lock = threading.Lock()  # the event handlers run on the client's thread
         self.last_fleet = 0.0
+        self.no_hosts_since: float | None = None
+        self.warned = False
         client.subscribe_topic(START_TOPIC, self._on_start)
         client.subscribe_topic(TURN_TOPIC, self._on_turn)
 
@@ -385,17 +391,47 @@ class _Played:
                             len(self.live), _DRAIN_S)  # fmt: skip
                 self.client.cancel(list(self.live))
                 break
+            slots = self._slots()
             if not stop.is_set():
-                self._schedule(todo, depth or max(sum(self._hosts()), 1))
+                self._schedule(todo, depth or max(slots, 1))
             finished = self._wait()
             for future in finished:
                 self._settle(future, todo, stop)
             self._report(todo, on_progress)
         self._report(todo, on_progress, final=True)
 
+    def _slots(self) -> int:
+        """The cluster's game slots now; ``ClusterError`` after ``NO_HOSTS_S`` with none (or
+        with the scheduler out of reach)."""
+        try:
+            slots = sum(self._hosts())
+        except (OSError, TimeoutError) as err:
+            slots, why = 0, f"its scheduler is out of reach ({type(err).__name__})"
+        else:
+            why = "no game host is in it"
+        if slots:
+            self.no_hosts_since = None
+            return slots
+        now = time.monotonic()
+        if self.no_hosts_since is None:
+            self.no_hosts_since, self.warned = now, False
+        elif now - self.no_hosts_since > _NO_HOSTS_WARN_S and not self.warned:
+            self.warned = True
+            log.warning("suite: the cluster at %s has no game slot: %s", self.where, why)
+        if now - self.no_hosts_since > NO_HOSTS_S:
+            raise ClusterError(
+                f"the cluster at {self.where} had no game slot for {NO_HOSTS_S:.0f} s ({why}); "
+                f"start `gptnt worker --scheduler {self.where}` on a game host, then rerun to "
+                "resume"
+            )
+        return 0
+
     def _hosts(self) -> list[int]:
         """The game slots of each worker that offers any."""
-        workers = self.client.scheduler_info(n_workers=-1).get("workers", {})
+        # Asked of the scheduler itself: the client's cached identity is refreshed in the
+        # background without the workers, so it may have none at any moment.
+        info = self.client.sync(self.client.scheduler.identity, n_workers=-1)
+        workers = info.get("workers", {})
         slots = (int(w.get("resources", {}).get(GAME, 0)) for w in workers.values())
         return [n for n in slots if n]
 
@@ -501,7 +537,10 @@ class _Played:
         flying = {(f.key, f.attempt) for f in flights}
         queued = [s.key for s in todo] + [i.spec.key for i in self.live.values()
                                           if (i.spec.key, i.spec.attempt) not in flying]  # fmt: skip
-        hosts = self._hosts()
+        try:
+            hosts = self._hosts()
+        except (OSError, TimeoutError):
+            hosts = []
         latest = self.ledger.latest()
         view = FleetView(
             updated_at=time.time(), active=not final, scheduler=self.where, workers=len(hosts),
