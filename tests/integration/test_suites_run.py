@@ -82,7 +82,8 @@ def test_ctrl_c_during_a_suite_run_records_the_episodes_in_flight_and_exits_130(
     tmp_path: Path,
 ) -> None:
     """SIGINT to the suite's whole process group (what Ctrl-C at a terminal sends): the
-    episodes in flight end ``interrupted`` with their records, no traceback, exit 130."""
+    episodes in flight (multi-module missions: long enough to be cut) end ``interrupted`` with
+    their records, no traceback, exit 130."""
     import signal
     import time
 
@@ -90,9 +91,8 @@ def test_ctrl_c_during_a_suite_run_records_the_episodes_in_flight_and_exits_130(
 
     env = {k: v for k, v in os.environ.items() if k != "GPTNT_REDIS_URL"}
     suite = subprocess.Popen(
-        [*GPTNT, "suite", "run", "single", "--only", "Wires-234,Keypad-286,Wires-337,Wires-798",
-         "--modes", "sync", "--games", "2", "--launch", "task", "--run", "stopped",
-         "--out", str(tmp_path)],
+        [*GPTNT, "suite", "run", "multi", "--limit", "4", "--modes", "sync", "--games", "2",
+         "--launch", "task", "--run", "stopped", "--out", str(tmp_path)],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         start_new_session=True,
     )  # fmt: skip
