@@ -44,8 +44,9 @@ def baseline_random(
         int,
         typer.Option(
             min=0,
+            max=10_000,  # bounded: bombs x module types x repeats episodes are planned up front
             help="Play this many fresh bombs per module type (seeds from 100000, the missions' "
-            "settings) instead of the missions' ten; 0 = the missions.",
+            "settings) instead of the missions' ten; 0 = the missions; at most 10000.",
         ),
     ] = 0,
     pools: Pools = None,

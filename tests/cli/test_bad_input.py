@@ -182,6 +182,9 @@ ROWS = [
     Row("latency on the wall clock", ("--latency", "fixed:5"),
         ("--latency: a latency model needs --clock virtual",)),
     Row("unknown clock", ("--clock", "lunar"), ("--clock 'lunar': use wall or virtual",)),
+    Row("fixed latency past its name's precision", ("--mode", "async", "--clock", "virtual",
+                                                    "--latency", "fixed:100000000"),
+        ("--latency 'fixed:100000000'", "SECONDS from 0.001 to 86400")),
     Row("suite file with a billion repeats", ("big.yaml",),
         ("big.yaml: repeats: Input should be less than or equal to 1000",),
         files={"big.yaml": "name: big\nmissions: [Wires-234]\nmodes: [sync]\n"
