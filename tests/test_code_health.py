@@ -215,3 +215,18 @@ def test_nothing_cites_the_write_ups_outside_the_repository() -> None:
                 if any(name in line for name in outside):
                     offenders.append(f"{path.relative_to(REPO)}:{number}")
     assert not offenders, offenders
+
+
+def test_every_test_module_has_its_own_name() -> None:
+    """Test folders are not packages, so pytest imports each test file by its base name: two
+    files of the same name in two folders stop the whole collection."""
+    seen: dict[str, str] = {}
+    twice = []
+    for path in sorted((REPO / "tests").rglob("*.py")):
+        if path.name == "conftest.py":
+            continue
+        where = path.relative_to(REPO).as_posix()
+        if path.name in seen:
+            twice.append(f"{where} and {seen[path.name]}")
+        seen[path.name] = where
+    assert not twice, twice
