@@ -122,6 +122,14 @@ def _mission_files(directory: Path | None) -> list[Path]:
         roots.append(resources.user_dir() / "missions")
     if not roots[0].is_dir():
         raise MissionError(f"missions directory {roots[0]} does not exist")
+    for root in roots:
+        # A mission lives in a group folder; one at a root's top would be silently ignored.
+        loose = sorted(root.glob("*.json"))
+        if loose:
+            raise MissionError(
+                f"{loose[0]}: a mission file must sit in a group folder; move it to "
+                f"{root / 'mine' / loose[0].name}"
+            )
     return [
         path
         for root in roots

@@ -55,6 +55,17 @@ def test_a_user_mission_may_not_shadow_a_packaged_one(
         get_mission("3")
 
 
+def test_a_user_mission_outside_a_group_folder_is_refused_not_ignored(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    source = json.loads((resources.missions_dir() / "single" / "Wires-234.json").read_text())
+    loose = _user(monkeypatch, tmp_path) / "missions" / "Wires-998.json"
+    loose.parent.mkdir(parents=True)
+    loose.write_text(json.dumps({**source, "id": "Wires-998"}))
+    with pytest.raises(MissionError, match=f"{loose}: a mission file must sit in a group folder"):
+        load_missions()
+
+
 def test_a_users_player_config_is_found_by_name_and_wins(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
