@@ -277,7 +277,7 @@ def replay_episode(
     from gptnt.errors import ConfigError
     from gptnt.records import RunLock
     from gptnt.services.bus import redis_url as resolve_redis
-    from gptnt.services.manager import Branch, EpisodeSettings, Fork, Interrupt
+    from gptnt.services.manager import Branch, EpisodeSettings, Fork, Interrupt, check_replayable
     from gptnt.services.manager import replay_episode as play_branch
 
     if not (episode / "events.jsonl").is_file():
@@ -287,8 +287,9 @@ def replay_episode(
     cfg = _layered(config, settings, defuser=None, expert=None).config
     run_dir = out or episode.resolve().parent.parent
     fork = Fork(parent=episode, turn=from_turn, message=message)
-    Branch(fork)  # a bad turn or message fails before Redis or any service starts
+    branch = Branch(fork)  # a bad turn or message fails before Redis or any service starts
     episode_settings = EpisodeSettings.from_config(cfg)
+    check_replayable(branch, episode_settings)  # so do settings that change its timeline
 
     async def play(url: str) -> Summary:
         interrupt = Interrupt()

@@ -16,7 +16,7 @@ from gptnt.services.manager._branch import Branch
 from gptnt.services.manager._budget import Budget, TurnBudget, check_turns
 from gptnt.services.manager._episode import Episode, Interrupt, play_episode, player_infos
 from gptnt.services.manager._launch import ProcessHandle
-from gptnt.services.manager._replay import branch_spec, replay_episode
+from gptnt.services.manager._replay import branch_spec, check_replayable, replay_episode
 from gptnt.services.manager._warm import WarmHandle
 from gptnt.services.manager.api import EpisodeSettings, EpisodeSpec, Fork
 
@@ -35,6 +35,7 @@ __all__ = [
     "WarmHandle",
     "baseline_spec",
     "branch_spec",
+    "check_replayable",
     "check_turns",
     "play_baseline",
     "play_episode",

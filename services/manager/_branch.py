@@ -58,6 +58,7 @@ class Branch:
             )
         self.fork = fork
         self.started = started
+        self._turns = turns
         self._restored = {(t.role, t.turn): t for t in turns[: fork.turn]}
         self.role_at_fork: Role | None = turns[fork.turn].role if fork.turn < len(turns) else None
         if fork.message is not None:
@@ -68,6 +69,19 @@ class Branch:
                 )
             if any(p.seat in ("solo", "solo-no-manual") for p in started.players):
                 raise ConfigError("--message: a solo player has no partner to send it to")
+
+    def idle_pause(self) -> float | None:
+        """The idle pause of a virtual-clock parent, read off its timeline (a role's next start
+        is its last dispatch + the pause), so a replay under another pause is refused before it
+        plays; ``None`` for any other parent or one with no role's second turn."""
+        last: dict[Role, TurnEvent] = {}
+        for turn in self._turns:
+            before = last.get(turn.role)
+            if (before is not None and before.dispatch_game_time is not None
+                    and turn.game_time is not None):  # fmt: skip
+                return round(turn.game_time - before.dispatch_game_time, 3)
+            last[turn.role] = turn
+        return None
 
     def restore(self, role: Role) -> Restore:
         """What ``role``'s seat restores: its turns before the fork, and the message if the

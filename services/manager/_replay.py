@@ -45,6 +45,17 @@ def branch_spec(
     return spec.model_copy(update={"key": key, "attempt": max(attempts, default=0) + 1})
 
 
+def check_replayable(branch: Branch, settings: EpisodeSettings) -> None:
+    """``ConfigError`` when the settings cannot reproduce the parent: a virtual-clock parent's
+    idle pause is part of its timeline."""
+    idle = branch.idle_pause()
+    if idle is not None and abs(idle - settings.idle_sleep_s) > 5e-4:
+        raise ConfigError(
+            f"timing.idle_sleep_s {settings.idle_sleep_s:g}: the parent's virtual-clock timeline "
+            f"has a {idle:g} s idle pause; set timing.idle_sleep_s to {idle:g} to replay it"
+        )
+
+
 def _players(conditions: Conditions) -> tuple[str | None, str | None]:
     """The players as the parent named them: recorded since schema 4, else read off the
     pairing when it splits unambiguously (a YAML path has slashes of its own)."""
@@ -72,6 +83,7 @@ async def replay_episode(
     """Play ``fork``'s branch into ``run_dir`` (its ledger gets the line) and return its
     summary; a bad fork or player fails with ``ConfigError`` before anything starts."""
     branch = Branch(fork)
+    check_replayable(branch, settings)
     spec = branch_spec(branch, run_dir, defuser=defuser, expert=expert)
     spec.lineup()  # an unknown player fails here
     return await play_episode(

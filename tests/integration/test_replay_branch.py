@@ -85,6 +85,9 @@ async def test_a_virtual_clock_replay_keeps_the_parents_timeline(
     assert summary.conditions is not None and summary.conditions.latency == "fixed:3"
     replayed = _turns(tmp_path / "episodes" / summary.episode_id)
     assert [_fields(t) for t in replayed] == [_fields(t) for t in recorded]
+    slower = FAST.model_copy(update={"idle_sleep_s": 2.0})  # another idle pause: another timeline
+    with pytest.raises(ConfigError, match=r"timing.idle_sleep_s 2.*0.5"):
+        await replay_episode(fork, slower, admin_url=redis_admin_url, run_dir=tmp_path)
 
 
 async def test_a_fork_that_cannot_be_restored_fails_before_anything_starts(
