@@ -26,7 +26,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from gptnt.bounded import MAX_SECONDS, read_yaml
-from gptnt.endpoints import url_problem
+from gptnt.endpoints import scrub_text, url_problem
 from gptnt.errors import ConfigError, first_problem, reason
 
 __all__ = [
@@ -287,10 +287,11 @@ def _problem(
     key = f"{loc[0]}.{loc[1]}"
     source = sources.get(key, "default")
     why = reason(first)
-    value = merged.get(loc[0], {}).get(loc[1])
+    # The value as given, with any secret in it (a URL's password, a key) masked.
+    value = scrub_text(repr(merged.get(loc[0], {}).get(loc[1])))
     if source.startswith("--"):  # a command-line flag: named as the user typed it
-        return f"{source} {value!r}: {why}"
-    return f"{source}: {'.'.join(loc)} {value!r}: {why}"
+        return f"{source} {value}: {why}"
+    return f"{source}: {'.'.join(loc)} {value}: {why}"
 
 
 def _read_yaml(path: Path) -> dict[str, object]:

@@ -147,3 +147,13 @@ def test_gptnt_run_takes_its_settings_from_the_layers(tmp_path: Path) -> None:
     )
     assert from_env.returncode == 2 and "env GPTNT_BUS_LAUNCH: bus.launch" in from_env.stderr
     assert not any(tmp_path.glob("*-1-sync"))  # nothing half-written
+
+
+def test_a_bad_value_is_named_without_the_secret_in_it(tmp_path: Path) -> None:
+    """A value of the wrong shape is echoed in the error, with any URL password masked."""
+    cred = tmp_path / "cred.yaml"
+    cred.write_text("players:\n  defuser:\n    base_url: http://alice:s3cret@127.0.0.1:9/v1\n")
+    with pytest.raises(ConfigError) as err:
+        load_config(cred)
+    assert "s3cret" not in str(err.value)
+    assert "players.defuser" in str(err.value) and "127.0.0.1:9" in str(err.value)
