@@ -187,7 +187,32 @@ def parent_of(e: RecordedEpisode, by_dir: dict[Path, RecordedEpisode]) -> Record
     link = e.parent
     if link is None:
         return None
-    return by_dir.get((e.dir.parent.parent / link.path).resolve())
+    return by_dir.get(_resolved(e.dir.parent.parent / link.path))
+
+
+def by_dir(episodes: Sequence[RecordedEpisode]) -> dict[Path, RecordedEpisode]:
+    """The episodes by resolved directory, for ``parent_of``."""
+    return {_resolved(e.dir): e for e in episodes}
+
+
+def _resolved(path: Path) -> Path:
+    """``path`` resolved, or only made absolute where it cannot be (a symlink loop in the
+    records must not stop a report)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path.absolute()
+
+
+def _not_episode(folder: Path) -> str | None:
+    """Why a folder found under ``episodes/`` is no episode's records, or ``None``."""
+    try:
+        folder.name.encode()
+    except UnicodeEncodeError:
+        return "its name is not UTF-8; rename it"
+    if not folder.is_dir():  # also a symlink loop: is_dir() is False, never an error
+        return "not a directory"
+    return None
 
 
 def same_turn(a: TurnEvent | None, b: TurnEvent | None) -> bool:
@@ -258,6 +283,10 @@ def load_run(run_dir: Path) -> Run:
     }
     # A directory whose key the ledger never saw: a run killed mid-episode.
     for folder in sorted((run_dir / EPISODES).glob("*-a*")):
+        problem = _not_episode(folder)
+        if problem is not None:
+            tally.skip(folder.as_posix().encode(errors="replace").decode(), problem, what="file")
+            continue
         key, _, attempt = folder.name.rpartition("-a")
         if key not in counted and attempt.isdigit():
             known = counted.get(key)

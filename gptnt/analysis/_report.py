@@ -22,7 +22,7 @@ from pathlib import Path
 
 from gptnt.analysis import _plots
 from gptnt.analysis._branch_view import write_branch_page
-from gptnt.analysis._load import RecordedEpisode, Run, parent_of
+from gptnt.analysis._load import RecordedEpisode, Run, by_dir, parent_of
 from gptnt.analysis._paper import all_tables
 from gptnt.analysis._stats import Mean, Rate
 from gptnt.analysis._table import Table, csv_header, csv_rows, text
@@ -72,11 +72,11 @@ def write_report(runs: Sequence[Run], out: Path, *, viewer: bool = True) -> Writ
     if viewer:
         if (out / EPISODE_PAGES).exists():
             shutil.rmtree(out / EPISODE_PAGES)
-        by_dir = {e.dir.resolve(): e for e in episodes}
+        dirs = by_dir(episodes)
         for e in episodes:
             page = out / episode_page(e)
             page.parent.mkdir(parents=True, exist_ok=True)
-            parent = parent_of(e, by_dir)
+            parent = parent_of(e, dirs)
             fork = Path(fork_page(e)).name if parent is not None else None
             write_episode_page(e, page, "../../" + REPORT_HTML, fork_href=fork)
             if parent is not None:

@@ -15,7 +15,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from gptnt.analysis._load import RecordedEpisode, first_difference, parent_of
+from gptnt.analysis._load import RecordedEpisode, by_dir, first_difference, parent_of
 from gptnt.analysis._stats import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, Mean, Rate, mean
 from gptnt.analysis._table import Table
 from gptnt.protocol import ROLES, kind_title
@@ -633,13 +633,13 @@ def branches(episodes: Sequence[RecordedEpisode]) -> Table:
     """Each counterfactual replay next to its parent: where it forked, what was replaced, and
     how each ended (a branch is never pooled into the other tables' rates: its ``condition``
     names its parent)."""
-    by_dir = {e.dir.resolve(): e for e in episodes}
+    dirs = by_dir(episodes)
     rows = []
     for e in sorted(episodes, key=lambda e: (e.run, e.key, e.attempt)):
         link = e.parent
         if link is None:
             continue
-        parent = parent_of(e, by_dir)
+        parent = parent_of(e, dirs)
         replaced = f"{link.replaced_role}: {link.message}" if link.message is not None else None
         if parent is None:
             rows.append((e.run, link.episode_id, e.episode_id, link.fork_turn, replaced, "not loaded",

@@ -146,9 +146,15 @@ def unreadable(runs: list[Run]) -> list[str]:
 
 
 def refuse_inside(out: Path, run_dirs: list[Path]) -> None:
-    """The outputs never go inside a run directory: records stay what the run wrote."""
+    """The outputs go to a folder (or where one can be made), never inside a run directory:
+    records stay what the run wrote."""
     from gptnt.errors import ConfigError
 
+    for at in (out, *out.parents):
+        if at.exists() or at.is_symlink():
+            if not at.is_dir():
+                raise ConfigError(f"--out {out}: {at} is not a directory; give a folder")
+            break
     target = out.resolve()
     for run_dir in run_dirs:
         if target == run_dir.resolve() or run_dir.resolve() in target.parents:

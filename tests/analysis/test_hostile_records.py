@@ -88,3 +88,55 @@ def test_report_and_export_still_write_every_table(
         assert (out / "turns.csv").stat().st_size > 0
     else:
         assert (out / "report.html").is_file() and (out / "report.md").is_file()
+
+
+@pytest.fixture
+def strange_folders(run_dir: Path, tmp_path: Path) -> Path:
+    """Folders under ``episodes/`` that are no episode: a symlink loop (two links naming each
+    other) and a name that is not UTF-8 (a copy of a real episode)."""
+    run = tmp_path / run_dir.name
+    shutil.copytree(run_dir, run)
+    folder = run / "episodes"
+    (folder / "loop-a1").symlink_to("loop-b-a1")
+    (folder / "loop-b-a1").symlink_to("loop-a1")
+    real = sorted(folder.iterdir())[0]
+    shutil.copytree(real, folder / (b"bad\xff-a1").decode(errors="surrogateescape"))
+    return run
+
+
+def test_strange_episode_folders_are_skipped_and_named(strange_folders: Path) -> None:
+    run = load_run(strange_folders)
+    folder = strange_folders / "episodes"
+    assert sorted(run.unreadable) == sorted([
+        f"{folder / 'bad?-a1'} unreadable (its name is not UTF-8; rename it); skipped",
+        f"{folder / 'loop-a1'} unreadable (not a directory); skipped",
+        f"{folder / 'loop-b-a1'} unreadable (not a directory); skipped",
+    ])  # fmt: skip
+    assert len(run.episodes) == len(list(folder.iterdir())) - 3
+
+
+def test_report_over_strange_folders_writes_every_table(
+    strange_folders: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    done = _gptnt("report", str(strange_folders), "--out", str(out), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
+    assert len([line for line in done.stderr.splitlines() if " unreadable " in line]) == 3
+    assert (out / "report.html").is_file()
+
+
+@pytest.mark.parametrize("command", ["report", "export"])
+def test_out_that_is_a_file_is_refused_up_front(
+    command: str, run_dir: Path, tmp_path: Path
+) -> None:
+    afile = tmp_path / "afile"
+    afile.write_text("mine\n")
+    for out in (afile, afile / "sub"):
+        args = ["--out", str(out)] + (["--format", "csv"] if command == "export" else [])
+        done = _gptnt(command, str(run_dir), *args, cwd=tmp_path)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.strip().splitlines()[-1] == (
+            f"error: --out {out}: {afile} is not a directory; give a folder"
+        )
+        assert afile.read_text() == "mine\n"
