@@ -263,6 +263,7 @@ def replay_episode(
     out: Path | None = None,
     config: Layered | Path | None = None,
     settings: Mapping[str, object] | None = None,
+    on_start: Callable[[Path], None] | None = None,
     on_turn: OnTurn | None = None,
     handle_signals: bool = True,
 ) -> Summary:
@@ -290,6 +291,8 @@ def replay_episode(
     branch = Branch(fork)  # a bad turn or message fails before Redis or any service starts
     episode_settings = EpisodeSettings.from_config(cfg)
     check_replayable(branch, episode_settings)  # so do settings that change its timeline
+    if on_start is not None:  # every input checked: the branch is about to play into run_dir
+        on_start(run_dir)
 
     async def play(url: str) -> Summary:
         interrupt = Interrupt()

@@ -77,10 +77,12 @@ def replay(
             line = turn_line(spec, event)
             console.print(mark + line, highlight=False, no_wrap=True, overflow="ellipsis")
 
-    console.print(f"replaying {episode.name} from turn {from_turn}")
+    def on_start(run_dir: Path) -> None:
+        console.print(f"replaying {episode.name} from turn {from_turn}; records in {run_dir}")
+
     summary = replay_episode(
         episode, from_turn, defuser=defuser, expert=expert, message=message, out=out,
-        config=command_config(ctx, REPLAY_SETTINGS, config), on_turn=on_turn,
+        config=command_config(ctx, REPLAY_SETTINGS, config), on_start=on_start, on_turn=on_turn,
     )  # fmt: skip
     console.print(result_table([summary]))
     exit_on(summary.outcome, summary.reason)
