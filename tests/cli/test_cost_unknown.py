@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gptnt.cli.suite import Progress, plan_line, plan_table
+from gptnt.cli.suite import plan_line, plan_table
 from gptnt.records import add_costs, known_cost, usd
+from gptnt.services.manager.suite import Progress
 from gptnt.suites import Selection, expand, load_suite, plan
 
 
