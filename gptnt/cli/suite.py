@@ -161,22 +161,22 @@ def _selection(players: str | None, only: str | None, modes: str | None, repeats
     )  # fmt: skip
 
 
-def _expand(ref: str, selection: Selection) -> tuple[Suite, list[SuiteEpisode]]:
+def _expand(ref: str, selection: Selection) -> tuple[Suite, list[SuiteEpisode], list[str]]:
     """The suite's episodes, each with the manual it will read resolved (``paper``: the
-    official manual if imported, else the generated one, said once on stderr)."""
+    official manual if imported, else the generated one), and the notices to print once every
+    input is checked (a fallback to the generated manual is a condition of the run)."""
     from gptnt.manual import resolve_source
     from gptnt.suites import expand, load_suite
 
     suite = load_suite(ref)
     episodes = []
-    said: set[str] = set()
+    notices: list[str] = []
     for ep in expand(suite, selection):
         source, notice = resolve_source(ep.manual, ep.rule_seed)
-        if notice and notice not in said and not ep.no_manual:
-            said.add(notice)
-            typer.echo(notice)  # a condition of the run, not an error: stdout
+        if notice and notice not in notices and not ep.no_manual:
+            notices.append(notice)
         episodes.append(ep.model_copy(update={"manual": source}) if source != ep.manual else ep)
-    return suite, episodes
+    return suite, episodes, notices
 
 
 # ----------------------------------------------------------------------------- list, show
@@ -299,11 +299,13 @@ def suite_plan(
     layered = command_config(ctx, PLAN_SETTINGS, config)
     selection = _selection(players, only, modes, repeats, limit, solo, no_manual, rule_seed,
                            layered)  # fmt: skip
-    suite, episodes = _expand(ref, selection)
+    suite, episodes, notices = _expand(ref, selection)
     _check_rule_seeds(episodes, pools)
     p = plan(episodes)
     console = make_console()
     print_plan(console, suite.name, p)
+    for notice in notices:
+        console.print(notice, markup=False, highlight=False)
 
 
 # ----------------------------------------------------------------------------- run
@@ -439,11 +441,13 @@ def suite_run(
     cfg = layered.config
     selection = _selection(players, only, modes, repeats, limit, solo, no_manual, rule_seed,
                            layered)  # fmt: skip
-    suite, episodes = _expand(ref, selection)
+    suite, episodes, notices = _expand(ref, selection)
     console = make_console()
     settings = EpisodeSettings.from_config(cfg, suite=True)
     run_dir, specs, estimate = _prepare(suite, episodes, pools, cfg, settings, run_name, console,
                                         confirm_above_usd, yes)  # fmt: skip
+    for notice in notices:  # every input checked: the conditions of the run
+        console.print(notice, markup=False, highlight=False)
     where = cfg.bus.scheduler or f"{games} local game(s)"
     with _progress_view(console, progress_every, len(specs), run_dir, where) as on_progress:
         outcome = run_suite(

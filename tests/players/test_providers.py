@@ -205,8 +205,16 @@ def test_gemini_wire_implicit_caching_and_usage(tmp_path: Path) -> None:
         # GPT-5.2 cannot switch reasoning off: minimal effort; OpenAI's reasoning models take
         # no temperature, so its config sends none (temperature: null).
         ("gpt-5-2", {"reasoning_effort": "minimal", "max_completion_tokens": 1000}),
-        # vLLM models: thinking is the server's chat-template setting; none is sent per call.
-        ("qwen3-5-27b", {"temperature": 0.6, "max_completion_tokens": 1000}),
+        # vLLM models: a config's chat-template setting (Qwen3.5: thinking off) is sent in every
+        # request, so any vLLM server plays it as configured; none when a config has none.
+        (
+            "qwen3-5-27b",
+            {
+                "temperature": 0.6,
+                "max_completion_tokens": 1000,
+                "chat_template_kwargs": {"enable_thinking": False},
+            },
+        ),
         ("internvl3-5-38b", {"temperature": 0.6, "max_completion_tokens": 1000}),
     ],
 )
