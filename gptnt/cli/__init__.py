@@ -93,9 +93,12 @@ def main() -> None:
         typer.echo(f"error: {problem}", err=True)  # records cut short; the rerun resumes
         sys.exit(ExitCode.FAILED)
     except Exception as err:
-        # Usage errors from (typer's vendored) click: print its one-line usage error.
-        if hasattr(err, "show") and hasattr(err, "exit_code"):
-            err.show()
+        # Usage errors from (typer's vendored) click, e.g. a flag out of its range: one line
+        # naming the flag and where the help is, like every other bad input.
+        if hasattr(err, "format_message") and hasattr(err, "exit_code"):
+            ctx = getattr(err, "ctx", None)
+            where = f"; see `{ctx.command_path} --help`" if ctx is not None else ""
+            typer.echo(f"error: {err.format_message().rstrip('.')}{where}", err=True)
             sys.exit(ExitCode.BAD_INPUT)
         raise
     # Without standalone mode click returns a command's ``typer.Exit`` code instead of exiting.
