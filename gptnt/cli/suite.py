@@ -305,7 +305,7 @@ def suite_plan(
     console = make_console()
     print_plan(console, suite.name, p)
     for notice in notices:
-        console.print(notice, markup=False, highlight=False)
+        typer.echo(notice, err=True)
 
 
 # ----------------------------------------------------------------------------- run
@@ -447,7 +447,7 @@ def suite_run(
     run_dir, specs, estimate = _prepare(suite, episodes, pools, cfg, settings, run_name, console,
                                         confirm_above_usd, yes)  # fmt: skip
     for notice in notices:  # every input checked: the conditions of the run
-        console.print(notice, markup=False, highlight=False)
+        typer.echo(notice, err=True)
     where = cfg.bus.scheduler or f"{games} local game(s)"
     with _progress_view(console, progress_every, len(specs), run_dir, where) as on_progress:
         outcome = run_suite(

@@ -53,7 +53,7 @@ async def test_a_sync_cycle_costs_seven_backend_calls_and_two_state_reads(
 ) -> None:
     url, sim = counting_sim
     # No background polling during play: every call counted is one a turn made.
-    game = GameConfig(backend=url, width=320, height=240, poll_interval_s=3600)
+    game = GameConfig(backend=url, width=320, height=240, poll_interval_s=60)
     settings = EpisodeSettings(game=game, launch="task", turn_timeout_s=30)
     marks: list[tuple[int, str]] = []  # (requests so far, what the Defuser did)
 
