@@ -106,7 +106,8 @@ async def check_game(url: str) -> list[Check]:
 
 async def check_redis(url: str | None) -> Check:
     """A ``PING`` to ``bus.redis_url`` (unset: an embedded server is started per run)."""
-    from gptnt.preflight import _probe_redis, redact
+    from gptnt.endpoints import scrub_url
+    from gptnt.preflight import _probe_redis
 
     if url is None:
         return Check("redis", "skip", "bus.redis_url unset: each run starts an embedded server")
@@ -114,7 +115,7 @@ async def check_redis(url: str | None) -> Check:
         await _probe_redis(url)
     except ConfigError as err:
         return Check("redis", "FAIL", str(err))
-    return Check("redis", "ok", f"{redact(url)}: PONG")
+    return Check("redis", "ok", f"{scrub_url(url)}: PONG")
 
 
 async def check_player(role: str, config: PlayerConfig) -> Check:
