@@ -74,13 +74,20 @@ def _wait(text: str) -> Decision:
     return Decision(DoNothing(), text)
 
 
-def element_marks(marks: SetOfMarks, count: int) -> dict[int, str]:
-    """Element index → letter, from each mark's segmentation hue (element i has hue i/N)."""
+# Mask objects per element where the mod's segmentation lists more objects than elements:
+# Complicated Wires colours two objects per wire holder (hues at i/12 for 6 wires).
+_OBJECTS_PER_ELEMENT = {"Venn": 2}
+
+
+def element_marks(marks: SetOfMarks, count: int, per_element: int = 1) -> dict[int, str]:
+    """Element index → letter, from each mark's segmentation hue (object j of N·k has hue
+    j/(N·k), and element i owns objects i·k … i·k + k − 1)."""
+    objects = count * per_element
     found: dict[int, str] = {}
     for mark in marks.marks:
         r, g, b = (c / 255 for c in mark.region.colour)
         hue = colorsys.rgb_to_hsv(r, g, b)[0]
-        found.setdefault(round(hue * count) % count, mark.label)
+        found.setdefault((round(hue * objects) % objects) // per_element, mark.label)
     return found
 
 
@@ -195,7 +202,8 @@ class OracleDefuser(_Scripted):
         if step.element not in names:
             self._steps = []
             return _wait(f"There is no {step.element} on {_describe(module)}.")
-        label = element_marks(marks, len(names)).get(names.index(step.element))
+        per = _OBJECTS_PER_ELEMENT.get(module.name, 1)
+        label = element_marks(marks, len(names), per).get(names.index(step.element))
         if label is None:
             return _wait(f"I cannot see {step.element} on screen yet.")
         self._steps.pop(0)
