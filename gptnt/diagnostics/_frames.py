@@ -90,7 +90,7 @@ def _shot(game, source: str) -> Shot | None:  # type: ignore[no-untyped-def]
     frame = frames.frames[-1]
     marks = build_marks(frames.mask, frame, module.name)
     names = oracle.elements(module)
-    by_index = element_marks(marks, len(names))
+    by_index = element_marks(marks, len(names), module.name)
     labels = {names[i]: label for i, label in by_index.items() if i < len(names)}
     return Shot(source, state, module, frame, frames.mask, marks, labels)
 

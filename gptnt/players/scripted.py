@@ -79,9 +79,11 @@ def _wait(text: str) -> Decision:
 _OBJECTS_PER_ELEMENT = {"Venn": 2}
 
 
-def element_marks(marks: SetOfMarks, count: int, per_element: int = 1) -> dict[int, str]:
-    """Element index → letter, from each mark's segmentation hue (object j of N·k has hue
-    j/(N·k), and element i owns objects i·k … i·k + k − 1)."""
+def element_marks(marks: SetOfMarks, count: int, kind: str | None = None) -> dict[int, str]:
+    """Element index → letter of a module of ``kind``, from each mark's segmentation hue
+    (object j of N·k has hue j/(N·k); element i owns objects i·k … i·k + k − 1, with k the
+    kind's objects per element)."""
+    per_element = _OBJECTS_PER_ELEMENT.get(kind or "", 1)
     objects = count * per_element
     found: dict[int, str] = {}
     for mark in marks.marks:
@@ -202,8 +204,7 @@ class OracleDefuser(_Scripted):
         if step.element not in names:
             self._steps = []
             return _wait(f"There is no {step.element} on {_describe(module)}.")
-        per = _OBJECTS_PER_ELEMENT.get(module.name, 1)
-        label = element_marks(marks, len(names), per).get(names.index(step.element))
+        label = element_marks(marks, len(names), module.name).get(names.index(step.element))
         if label is None:
             return _wait(f"I cannot see {step.element} on screen yet.")
         self._steps.pop(0)
