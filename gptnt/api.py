@@ -193,7 +193,7 @@ async def _prepare(
     await probe(needs)
     lineup = [attach_manual(c, manual) for c in seats if c is not None]
     spec = EpisodeSpec.make(
-        found.id, mode, solo or cfg.players.defuser, cfg.players.expert,  # type: ignore[arg-type]
+        found.id, mode, solo or cfg.players.defuser, cfg.players.expert,
         seed=cfg.players.seed, solo=solo is not None, no_manual=no_manual, manual=manual,
         rule_seed=rule_seed, clock=clock, latency=latency,  # type: ignore[arg-type]
         defuser_base_url=urls["defuser"], expert_base_url=urls["expert"],

@@ -93,7 +93,7 @@ def baseline_random(
     )
 
 
-def _table(by_kind, by_mission, kind_of, repeats):  # type: ignore[no-untyped-def]
+def _table(by_kind, by_mission, kind_of, repeats):
     from rich.table import Table
 
     from gptnt.analysis import cluster_interval
@@ -116,7 +116,7 @@ def _table(by_kind, by_mission, kind_of, repeats):  # type: ignore[no-untyped-de
     return table
 
 
-def _mission_table(by_mission):  # type: ignore[no-untyped-def]
+def _mission_table(by_mission):
     from rich.table import Table
 
     table = Table(title="Per mission")

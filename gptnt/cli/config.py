@@ -126,7 +126,7 @@ def _budgets(layered: Layered, mission: str, mode: str | None) -> list[Budget]:
     lineup = resolve_lineup(cfg.players.defuser, cfg.players.expert, read_manual=False)
     settings = EpisodeSettings.from_config(cfg)
     return [
-        Budget.of([c for c in lineup if c is not None], m, found.config, settings,  # type: ignore[arg-type]
+        Budget.of([c for c in lineup if c is not None], m, found.config, settings,
                   settings.game, settings.launch)
         for m in ((mode,) if mode else MODES)
     ]  # fmt: skip

@@ -152,7 +152,7 @@ def run(
             f"{out}: {answered} of {len(questions)} already answered; asking {todo}{again}"
         )
 
-    def tick(answer) -> None:  # type: ignore[no-untyped-def]
+    def tick(answer) -> None:
         count["done"] += 1
         count["right"] += answer.correct
         count["unparsed"] += answer.unparsed

@@ -134,7 +134,7 @@ def export(
     refuse_inside(out, run_dirs)
     for line in unreadable(runs):
         typer.echo(f"warning: {line}", err=True)
-    written = export(runs, out, fmt)  # type: ignore[arg-type]
+    written = export(runs, out, fmt)
     for name, path in written.items():
         typer.echo(f"{name}: {path}")
 

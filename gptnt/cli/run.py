@@ -91,7 +91,7 @@ def _cells(s: Summary) -> dict[str, str]:
     }
 
 
-def result_table(summaries: list[Summary]):  # type: ignore[no-untyped-def]
+def result_table(summaries: list[Summary]):
     """Episode results as a rich table: one row per episode, or field/value for just one."""
     from rich.table import Table
 

@@ -25,7 +25,7 @@ ORDER_HELP = (
 )
 
 
-def _order(order: str):  # type: ignore[no-untyped-def]
+def _order(order: str):
     from gptnt.errors import ConfigError
     from gptnt.sanzaru import TURN_ORDERS
 
@@ -35,7 +35,7 @@ def _order(order: str):  # type: ignore[no-untyped-def]
     return by_initials[order]
 
 
-def _team(team: str, hints: str, solo: bool, thinking: str | None, order: str = "dmb"):  # type: ignore[no-untyped-def]
+def _team(team: str, hints: str, solo: bool, thinking: str | None, order: str = "dmb"):
     from gptnt.errors import ConfigError
     from gptnt.sanzaru import HINTS, Team
 
@@ -55,7 +55,7 @@ def _team(team: str, hints: str, solo: bool, thinking: str | None, order: str = 
     if thinking is not None:
         config = config.model_copy(update=THINKING[thinking])
     check_endpoint(config)
-    return Team("model", config.name or config.model, config, hints, solo, thinking, turns)  # type: ignore[arg-type]
+    return Team("model", config.name or config.model, config, hints, solo, thinking, turns)
 
 
 def run(
@@ -123,7 +123,7 @@ def suite(
     console = make_console(stderr=True)
     done = {"n": 0, "defused": 0}
 
-    def tick(summary) -> None:  # type: ignore[no-untyped-def]
+    def tick(summary) -> None:
         done["n"] += 1
         done["defused"] += summary.outcome == "defused"
         if done["n"] % 10 == 0:
@@ -232,7 +232,7 @@ def judge(
     config = load_player_config(player)
     check_endpoint(config)
 
-    def tick(j) -> None:  # type: ignore[no-untyped-def]
+    def tick(j) -> None:
         verdict = j.mode if j.mode else f"not judged ({j.failure})"
         typer.echo(f"{j.episode_id}: heuristic {j.heuristic} → {verdict}")
 

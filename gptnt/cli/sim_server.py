@@ -92,9 +92,9 @@ def serve(
         width=width,
         height=height,
         ruleset=ruleset(rule_seed, pools=pools),
-        mask_style=mask_style,  # type: ignore[arg-type]
+        mask_style=mask_style,
     )
-    app = create_app(game, status_codes=status_codes, token=token)  # type: ignore[arg-type]
+    app = create_app(game, status_codes=status_codes, token=token)
     _serve(app, host, port, f"Simulator ({width}x{height}, {status_codes} status codes) serving")
 
 

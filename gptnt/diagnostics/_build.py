@@ -46,7 +46,7 @@ def build(
     n: int | None = None,
     modules: tuple[str, ...] = MODULE_KINDS,
     cap: int = CAP_PER_MODULE,
-    progress=None,  # type: ignore[no-untyped-def]
+    progress=None,
 ) -> list[Path]:
     """Write one dataset folder per task under ``out``; returns their paths."""
     written: list[Path] = []

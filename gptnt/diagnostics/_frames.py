@@ -52,13 +52,13 @@ class Shot:
         mark = self.marks.get(label) if label else None
         return tuple(int(c) for c in mark.region.colour) if mark else None  # type: ignore[return-value]
 
-    def region(self, element: str):  # type: ignore[no-untyped-def]
+    def region(self, element: str):
         label = self.labels.get(element)
         mark = self.marks.get(label) if label else None
         return mark.region if mark else None
 
 
-def _start(kind: str, seed: int, rules: Ruleset, size: tuple[int, int]):  # type: ignore[no-untyped-def]
+def _start(kind: str, seed: int, rules: Ruleset, size: tuple[int, int]):
     from gptnt.sim.game import Game
 
     game = Game(
@@ -75,13 +75,13 @@ def _start(kind: str, seed: int, rules: Ruleset, size: tuple[int, int]):  # type
     return game
 
 
-def _click_at(game, marks: SetOfMarks, label: str, action: str = "click") -> None:  # type: ignore[no-untyped-def]
+def _click_at(game, marks: SetOfMarks, label: str, action: str = "click") -> None:
     point = marks.click_point(label)
     if point is not None:
         game.action(action, *point)
 
 
-def _shot(game, source: str) -> Shot | None:  # type: ignore[no-untyped-def]
+def _shot(game, source: str) -> Shot | None:
     state = game.state()
     module = state.focused
     frames = game.buffer(last=1)

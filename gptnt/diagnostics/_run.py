@@ -203,7 +203,7 @@ class RandomAnswerer:
 class ModelAnswerer:
     """Asks a model through the play backends, with the manual as in play (Manual VQA)."""
 
-    def __init__(self, config, *, manual_pages=(), rule_seed: int = 1) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, config, *, manual_pages=(), rule_seed: int = 1) -> None:
         from gptnt.players.backends import ModelBackend
 
         self.config = config
@@ -222,7 +222,7 @@ class ModelAnswerer:
         return reply.text, meta
 
 
-def build_request(q: Question, spec: RunSpec, dataset: Path, config, pages):  # type: ignore[no-untyped-def]
+def build_request(q: Question, spec: RunSpec, dataset: Path, config, pages):
     """The model input of one question: system prompt, manual (as in play), question, image."""
     from gptnt.players.conversation import Attachment, Conversation
     from gptnt.vision import resize
@@ -282,8 +282,8 @@ async def run(
     *,
     concurrency: int = 4,
     limit: int | None = None,
-    on_start=None,  # type: ignore[no-untyped-def]
-    on_answer=None,  # type: ignore[no-untyped-def]
+    on_start=None,
+    on_answer=None,
 ) -> Path:
     """Ask every question not yet answered in ``out`` (a failed call is asked again); returns
     the answers file. ``on_start(todo, answered, failed)`` is told what is left before the first

@@ -49,7 +49,7 @@ class Situation:
 
     def solve(
         self, rules: Ruleset, *, strikes: int | None = None, edgework: Edgework | None = None
-    ):  # type: ignore[no-untyped-def]
+    ):
         """The oracle's steps here, optionally with other strikes or edgework."""
         return oracle.solve(
             self.module,

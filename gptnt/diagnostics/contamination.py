@@ -40,7 +40,7 @@ def _no_manual(q: Question, s_vanilla: str | None) -> Question:
     )
 
 
-def _vanilla_say(situation, rules: Ruleset) -> str | None:  # type: ignore[no-untyped-def]
+def _vanilla_say(situation, rules: Ruleset) -> str | None:
     """The instruction the v1 rules give for the same situation (None: they cannot say)."""
     if rules.rule_seed == 1:
         return None

@@ -95,7 +95,7 @@ def _question(
         return None
     options = [right, *wrong]
     rng.shuffle(options)
-    truth = dict(extra.pop("truth", {}))  # type: ignore[arg-type]
+    truth = dict(extra.pop("truth", {}))
     if s is not None:
         truth |= {
             "module": s.module.to_wire(),
@@ -114,7 +114,7 @@ def _question(
         options=tuple(options),
         answer=options.index(right),
         truth=truth,
-        **extra,  # type: ignore[arg-type]
+        **extra,
     )
 
 

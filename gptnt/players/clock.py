@@ -86,7 +86,7 @@ class Latency(BaseModel):
 def parse_latency(text: str, *, name: str = "--latency") -> Latency:
     """``measured``, ``tokens`` or ``fixed:SECONDS``; a bad one fails naming ``name``."""
     if text in ("measured", "tokens"):
-        return Latency(kind=text)  # type: ignore[arg-type]
+        return Latency(kind=text)
     match = _FIXED.match(text)
     if match and MIN_LATENCY_S <= float(match.group(1)) <= MAX_FIXED_LATENCY_S:
         return Latency(kind="fixed", seconds=float(match.group(1)))

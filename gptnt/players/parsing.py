@@ -382,7 +382,7 @@ class _Parse:
         location = self.location(raw)
         if isinstance(location, Issue):
             return location
-        return InteractGame(action=norm, location=location)  # type: ignore[arg-type]
+        return InteractGame(action=norm, location=location)
 
     def location(self, raw: object) -> MarkLocation | PointLocation | Issue:
         if self.method == "set-of-marks":

@@ -57,7 +57,7 @@ from gptnt.vision import SetOfMarks
 _MODULE = TypeAdapter(ModuleState)
 _WIDGETS = TypeAdapter(list[Widget])
 _STEPS = TypeAdapter(list[Press | Hold | Release])
-_STEP: TypeAdapter[Step] = TypeAdapter(Step)  # type: ignore[arg-type]
+_STEP: TypeAdapter[Step] = TypeAdapter(Step)
 _TAGGED = re.compile(r"^#(\d+) (.+)$", re.MULTILINE)
 _ROTATE_TO_OTHER_FACE = "flip"
 
@@ -277,7 +277,7 @@ def _say(step: Step) -> str:
 
 
 def _step_json(step: Step) -> dict[str, object]:
-    return _STEP.dump_python(step, mode="json", exclude_none=True)  # type: ignore[no-any-return]
+    return _STEP.dump_python(step, mode="json", exclude_none=True)
 
 
 @dataclass

@@ -276,7 +276,7 @@ def _with_endpoint(config: PlayerConfig, base_url: str | None, flag: str) -> Pla
         raise PlayerConfigError(f"{where}: {first_problem(err, whole='config')}") from None
 
 
-def _load_manual(source: str, rule_seed: int):  # type: ignore[no-untyped-def]
+def _load_manual(source: str, rule_seed: int):
     """The manual (``ConfigError`` naming ``manual=`` and the fix when it cannot be read)."""
     from gptnt.manual import load_manual
 

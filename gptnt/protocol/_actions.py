@@ -102,7 +102,7 @@ class GameAction(BaseModel):
     ) -> GameAction:
         """Like the constructor, but a bad action becomes one-line ``ConfigError``."""
         try:
-            return cls(action=action, x_pos=x_pos, y_pos=y_pos)  # type: ignore[arg-type]
+            return cls(action=action, x_pos=x_pos, y_pos=y_pos)
         except ValidationError as err:
             raise ConfigError(f"/action: {first_problem(err, whole='action')}") from None
 

@@ -73,7 +73,7 @@ def taxonomy() -> str:
 
 async def judge(
     run: Path,
-    config,  # type: ignore[no-untyped-def]  # gptnt.players.config.PlayerConfig
+    config,  # gptnt.players.config.PlayerConfig
     *,
     concurrency: int = 4,
     on_done: Callable[[Judgement], None] | None = None,

@@ -196,9 +196,9 @@ class Team:
 
     def agents(self, episode: Referee, seed: str) -> dict[SanzaruRole, Agent]:
         if self.kind == "oracle":
-            return oracle_team(episode.bomb)  # type: ignore[return-value]
+            return oracle_team(episode.bomb)
         if self.kind == "random":
-            return random_team(episode.bomb, seed)  # type: ignore[return-value]
+            return random_team(episode.bomb, seed)
         window = episode.bomb.variant.history
         return {
             r: ModelAgent(r, self.config, self.hints, window, self.order) for r in episode.roles
@@ -274,7 +274,7 @@ async def play(
         Ledger(out).append(LedgerEntry(
             episode_key=key, attempt=attempt,
             status="crashed" if outcome == "crashed" else "finished",
-            outcome=_LEDGER_OUTCOME[outcome], reason=error or (summary.ending or ""),  # type: ignore[arg-type]
+            outcome=_LEDGER_OUTCOME[outcome], reason=error or (summary.ending or ""),
             cost_usd=cost, episode_dir=str(folder.relative_to(out)), at=summary.ended_at))  # fmt: skip
     return summary
 
@@ -322,7 +322,7 @@ async def suite(
     instances: int = 3,
     repeats: int = 3,
     concurrency: int = 4,
-    on_done=None,  # type: ignore[no-untyped-def]
+    on_done=None,
 ) -> list[Summary]:
     """Every (variant, instance, repeat); keys the ledger of ``out`` calls finished are kept, a
     crashed one is played again as its next attempt. Holds ``out``'s writer lock

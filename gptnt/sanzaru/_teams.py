@@ -254,7 +254,7 @@ class RandomAgent:
 def random_team(bomb: Bomb, seed: str) -> dict[SanzaruRole, Agent]:
     return {
         r: RandomAgent(r, bomb, random.Random(f"{seed}:{r}")) for r in ("deaf", "mute", "blind")
-    }  # type: ignore[misc]
+    }
 
 
 # ----------------------------------------------------------------------------- model agents
@@ -277,7 +277,7 @@ def system_prompt(
 class ModelAgent:
     """One role played by a model: its history as delivered, its own replies, a window."""
 
-    def __init__(self, role: SanzaruRole, config, hints: Hints, history: int | None = None,  # type: ignore[no-untyped-def]
+    def __init__(self, role: SanzaruRole, config, hints: Hints, history: int | None = None,
                  order: tuple[SanzaruRole, ...] = TURN_ORDERS[0]) -> None:  # fmt: skip
         from gptnt.players.backends import ModelBackend
 

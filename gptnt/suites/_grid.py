@@ -133,7 +133,7 @@ def _kind_of(token: str) -> str | None:
         return None
 
 
-def _only_filter(only: Sequence[str], missions: list[Mission], pairs: list[tuple[str, str | None]]):  # type: ignore[no-untyped-def]  # fmt: skip
+def _only_filter(only: Sequence[str], missions: list[Mission], pairs: list[tuple[str, str | None]]):  # fmt: skip
     modules = {m.config.components[0] for m in missions if m.kind == "single"} | {
         c for m in missions for c in m.config.components
     }

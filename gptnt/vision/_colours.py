@@ -97,7 +97,7 @@ def _median_colour(region: Region, frame: np.ndarray) -> RGB:
     inner = depth >= 1
     ys, xs = (region.ys[inner], region.xs[inner]) if inner.sum() >= 3 else (region.ys, region.xs)
     median = np.median(frame[ys, xs, :3].astype(np.float32), axis=0)
-    return tuple(round(c) for c in median)  # type: ignore[return-value]
+    return tuple(round(c) for c in median)
 
 
 def _brighten(colour: RGB) -> RGB:

@@ -234,7 +234,7 @@ def _at_once(coroutine: Coroutine[object, None, Decision]) -> Decision:
     try:
         coroutine.send(None)
     except StopIteration as done:
-        return done.value  # type: ignore[no-any-return]
+        return done.value
     coroutine.close()
     raise RuntimeError("a baseline policy waited for I/O; only scripted policies can play here")
 

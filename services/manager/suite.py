@@ -304,7 +304,7 @@ def _connect(scheduler: str) -> Client:
         raise ConfigError(f"--scheduler {scheduler}: no Dask scheduler answers there ({err}); "
                           "start one (docs/suites.md, 'Many hosts')") from None  # fmt: skip
 
-    def allowed_failures(dask_scheduler) -> int:  # type: ignore[no-untyped-def]
+    def allowed_failures(dask_scheduler) -> int:
         return int(dask_scheduler.allowed_failures)
 
     allowed = client.run_on_scheduler(allowed_failures)

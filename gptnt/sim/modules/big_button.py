@@ -126,11 +126,11 @@ class ButtonEngine(ModuleEngine):
     def export(self, t: float, *, in_focus: bool) -> BigButtonModule:
         held = self.held_since is not None
         return BigButtonModule(
-            button_color=self.color,  # type: ignore[arg-type]
-            button_word=self.word,  # type: ignore[arg-type]
+            button_color=self.color,
+            button_word=self.word,
             is_held=held,
-            strip_color=self.strip if held else None,  # type: ignore[arg-type]
-            **self._common(in_focus),  # type: ignore[arg-type]
+            strip_color=self.strip if held else None,
+            **self._common(in_focus),
         )
 
 

@@ -86,16 +86,13 @@ class KeypadEngine(ModuleEngine):
         return None
 
     def export(self, t: float, *, in_focus: bool) -> KeypadModule:
-        keys = [
-            KeypadKey(symbol=s, color=self.led(i, t))  # type: ignore[arg-type]
-            for i, s in enumerate(self.symbols)
-        ]
+        keys = [KeypadKey(symbol=s, color=self.led(i, t)) for i, s in enumerate(self.symbols)]
         return KeypadModule(
             top_left=keys[0],
             top_right=keys[1],
             bottom_left=keys[2],
             bottom_right=keys[3],
-            **self._common(in_focus),  # type: ignore[arg-type]
+            **self._common(in_focus),
         )
 
 

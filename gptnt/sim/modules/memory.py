@@ -95,7 +95,7 @@ class MemoryEngine(StagedEngine):
             button_numbers=list(self.labels) if emerged else None,
             stage=self.stage,
             is_emerged=emerged,
-            **self._common(in_focus),  # type: ignore[arg-type]
+            **self._common(in_focus),
         )
 
 

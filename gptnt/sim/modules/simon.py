@@ -123,9 +123,9 @@ class SimonEngine(ModuleEngine):
 
     def export(self, t: float, *, in_focus: bool) -> SimonModule:
         return SimonModule(
-            beep_sequence=list(self.sequence),  # type: ignore[arg-type]
+            beep_sequence=list(self.sequence),
             solve_progress=self.progress,
-            **self._common(in_focus),  # type: ignore[arg-type]
+            **self._common(in_focus),
         )
 
 

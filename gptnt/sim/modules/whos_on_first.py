@@ -87,7 +87,7 @@ class WhosOnFirstEngine(StagedEngine):
             button_words=list(self.buttons) if emerged else None,
             stage=self.stage,
             is_emerged=emerged,
-            **self._common(in_focus),  # type: ignore[arg-type]
+            **self._common(in_focus),
         )
 
 

@@ -87,11 +87,11 @@ class WiresEngine(ModuleEngine):
     def _wire(self, slot: int) -> Wire | None:
         if slot not in self.colors:
             return None
-        return Wire(position=slot, is_cut=slot in self.cut, color=self.colors[slot])  # type: ignore[arg-type]
+        return Wire(position=slot, is_cut=slot in self.cut, color=self.colors[slot])
 
     def export(self, t: float, *, in_focus: bool) -> WiresModule:
         wires = [self._wire(s) for s in range(SLOTS)]
-        return WiresModule(wires=wires, **self._common(in_focus))  # type: ignore[arg-type]
+        return WiresModule(wires=wires, **self._common(in_focus))
 
 
 ENGINE = WiresEngine
