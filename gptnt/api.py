@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from gptnt.analysis import Run
     from gptnt.config import Layered
     from gptnt.missions import Mission
-    from gptnt.protocol import Mode
+    from gptnt.protocol import Mode, Role
     from gptnt.records import Clock, Summary, TurnEvent
     from gptnt.services.manager import EpisodeSettings, EpisodeSpec
 
@@ -182,7 +182,10 @@ async def _prepare(
     )
     # Unknown players, then keys, endpoints, the game and Redis (checked and probed), then a
     # bad manual.
-    urls = {"defuser": cfg.players.defuser_base_url, "expert": cfg.players.expert_base_url}
+    urls: dict[Role, str | None] = {
+        "defuser": cfg.players.defuser_base_url,
+        "expert": cfg.players.expert_base_url,
+    }
     seats = resolve_lineup(
         *names, solo=solo, manual=manual, no_manual=no_manual, read_manual=False,
         rule_seed=rule_seed, names={r: layered.named(f"players.{r}") for r in ROLES},

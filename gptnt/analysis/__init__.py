@@ -20,7 +20,7 @@ from gptnt.analysis._report import (
     write_tables,
 )
 from gptnt.analysis._stats import Mean, Rate, cluster_interval, mean, wilson
-from gptnt.analysis._table import Table, text
+from gptnt.analysis._table import Cell, Table, text
 from gptnt.analysis._tables import ANALYSES
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
     "FORMATS",
     "REPORT_HTML",
     "REPORT_MD",
+    "Cell",
     "Mean",
     "Rate",
     "RecordedEpisode",

@@ -34,7 +34,8 @@ def text(cell: Cell) -> str:
 def snake(column: str) -> str:
     """A column title as a CSV/SQL name: lower case, every run of other characters one ``_``
     ("modules solved on multi-module bombs" → ``modules_solved_on_multi_module_bombs``)."""
-    out, gap = [], False
+    out: list[str] = []
+    gap = False
     for ch in column.lower():
         if ch.isascii() and ch.isalnum():
             out.append(("_" if gap and out else "") + ch)

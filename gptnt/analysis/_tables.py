@@ -17,9 +17,9 @@ import numpy as np
 
 from gptnt.analysis._load import RecordedEpisode, by_dir, first_difference, parent_of
 from gptnt.analysis._stats import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, Mean, Rate, mean
-from gptnt.analysis._table import Table
-from gptnt.protocol import ROLES, kind_title
-from gptnt.records import UNKNOWN, TurnEvent, add_costs
+from gptnt.analysis._table import Cell, Table
+from gptnt.protocol import ROLES, Role, kind_title
+from gptnt.records import UNKNOWN, GameStep, TurnEvent, add_costs
 
 OUTCOME_WORDS = {"solved": "solved", "timeout": "timeout", "strikeout": "strikeout",
                  "crashed": "crashed", "interrupted": "interrupted"}  # fmt: skip
@@ -216,7 +216,7 @@ def failure_split(episodes: Sequence[RecordedEpisode]) -> Table:
 def crossplay(episodes: Sequence[RecordedEpisode]) -> Table:
     """Section 7.1: a Defuser × Expert matrix of success rates (one column per Expert)."""
     experts = sorted({e.expert for e in episodes})
-    rows = []
+    rows: list[tuple[Cell, ...]] = []
     for (defuser, mode), group in _group(
         episodes, lambda e: (e.defuser + e.condition, e.mode)
     ).items():
@@ -330,7 +330,7 @@ def action_class(t: TurnEvent) -> str:
 def action_phases(episodes: Sequence[RecordedEpisode]) -> Table:
     """Figure 7 / Table P.32: the action types per role, player and outcome, in the early,
     middle and late third of each episode's turns."""
-    counts: dict[tuple[str, str, str, str, str], Counter[str]] = defaultdict(Counter)
+    counts: dict[tuple[str, Role, str, str, str], Counter[str]] = defaultdict(Counter)
     for e in episodes:
         if not e.scored:
             continue
@@ -340,7 +340,7 @@ def action_phases(episodes: Sequence[RecordedEpisode]) -> Table:
             for i, t in enumerate(mine):
                 phase = PHASES[min(2, 3 * i // len(mine))]
                 counts[(e.mode, role, player, e.outcome, phase)][action_class(t)] += 1
-    rows = []
+    rows: list[tuple[Cell, ...]] = []
     for (mode, role, player, outcome, phase), counter in sorted(
         counts.items(), key=lambda kv: (*kv[0][:4], PHASES.index(kv[0][4]))
     ):
@@ -434,9 +434,10 @@ def strike_times(e: RecordedEpisode) -> list[float]:
     if e.summary is None:
         return []
     limit = e.summary.time_limit
+    observed: list[TurnEvent | GameStep] = [*e.turns, *e.steps]
     points = sorted(
         (limit - x.seconds_remaining, x.strikes)
-        for x in (*e.turns, *e.steps)
+        for x in observed
         if x.strikes is not None and x.seconds_remaining is not None
     )
     times, seen = [], 0
@@ -634,7 +635,7 @@ def branches(episodes: Sequence[RecordedEpisode]) -> Table:
     how each ended (a branch is never pooled into the other tables' rates: its ``condition``
     names its parent)."""
     dirs = by_dir(episodes)
-    rows = []
+    rows: list[tuple[Cell, ...]] = []
     for e in sorted(episodes, key=lambda e: (e.run, e.key, e.attempt)):
         link = e.parent
         if link is None:

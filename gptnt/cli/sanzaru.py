@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -11,7 +11,7 @@ THINKING_ON_TOKENS = 4096
 TEAM_HELP = "'oracle', 'random', or a player config / YAML / provider:model for every role"
 
 
-THINKING = {
+THINKING: dict[str, dict[str, Any]] = {
     "off": {"thinking": "off", "thinking_budget": None},
     "on": {"thinking": "medium", "thinking_budget": THINKING_ON_TOKENS},
     "max": {"thinking": "max", "thinking_budget": None},

@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlparse
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -57,6 +57,10 @@ from gptnt.players.providers import (
     model_base_url,
 )
 from gptnt.resources import configs_dir
+
+if TYPE_CHECKING:
+    from pydantic_ai import messages as pm
+    from pydantic_ai.models import Model
 
 OFFLINE_ENV = "GPTNT_OFFLINE"
 PRICES_PATH = configs_dir() / "prices.yaml"
@@ -260,7 +264,7 @@ class ModelBackend:
 
     def _replied(
         self,
-        response: object,
+        response: pm.ModelResponse,
         requested_at: datetime,
         start: float,
         statuses: tuple[int | None, ...],
@@ -269,14 +273,14 @@ class ModelBackend:
         raw = "".join(p.content for p in parts if getattr(p, "part_kind", "") == "text")
         kept = keep(self._scrub(raw))
         text = kept.text
-        got = response.usage  # type: ignore[attr-defined]
+        got = response.usage
         usage = Usage(
             input_tokens=got.input_tokens,
             output_tokens=got.output_tokens,
             cache_read_tokens=got.cache_read_tokens,
             cache_write_tokens=got.cache_write_tokens,
         )
-        finish = response.finish_reason  # type: ignore[attr-defined]
+        finish = response.finish_reason
         record = CallRecord(
             model=self.config.model,
             requested_at=requested_at,
@@ -383,8 +387,8 @@ def _retry_after(err: Exception) -> float | None:
 
 
 async def _request(
-    model: object, messages: list[object], settings: dict[str, object], left: float
-) -> object:
+    model: Model, messages: list[pm.ModelMessage], settings: dict[str, object], left: float
+) -> pm.ModelResponse:
     """One attempt, with the SDK's own retries off and its timeout the time left."""
     from pydantic_ai.direct import model_request
 
@@ -392,19 +396,19 @@ async def _request(
     return await model_request(model, messages, model_settings=attempt)  # type: ignore[arg-type]
 
 
-def to_pydantic_ai(request: ChatRequest) -> list[object]:
+def to_pydantic_ai(request: ChatRequest) -> list[pm.ModelMessage]:
     """Our request as pydantic-ai messages: the system prompt in the first request, user turns
     as ``UserPromptPart``s (text, PNG ``BinaryContent``, ``CachePoint``), replies as text.
     """
     from pydantic_ai import messages as pm
 
-    out: list[object] = []
+    out: list[pm.ModelMessage] = []
     system_sent = False
     for message in request.messages:
         if isinstance(message, AssistantMessage):
             out.append(pm.ModelResponse(parts=[pm.TextPart(content=message.text)]))
             continue
-        parts: list[object] = []
+        parts: list[pm.ModelRequestPart] = []
         if not system_sent:
             parts.append(pm.SystemPromptPart(content=request.system))
             system_sent = True
@@ -413,7 +417,7 @@ def to_pydantic_ai(request: ChatRequest) -> list[object]:
     return out
 
 
-def _content(part: TextPart | ImagePart | CachePoint) -> object:
+def _content(part: TextPart | ImagePart | CachePoint) -> pm.UserContent:
     from pydantic_ai import messages as pm
 
     if isinstance(part, TextPart):

@@ -313,7 +313,7 @@ def chat_completion(
 # ----------------------------------------------------------------------------- loopback serving
 
 _START_S = 5.0  # wall seconds a loopback server may take to start
-_STOP_S = 1.0  # wall seconds requests still in flight get when it stops (a stand-in may be slow)
+_STOP_S = 1  # wall seconds requests still in flight get when it stops (a stand-in may be slow)
 
 
 def _server(app: Any, port: int, log_level: str) -> tuple[socket.socket, Any, str]:
@@ -401,7 +401,9 @@ def _wire_atoms(body: dict[str, Any]) -> list[tuple[str, str]]:
     for message in body.get("messages", []):
         atoms.append(("role", str(message.get("role"))))
         content = message.get("content")
-        parts = [{"type": "text", "text": content}] if isinstance(content, str) else content or []
+        parts: list[dict[str, Any]] = (
+            [{"type": "text", "text": content}] if isinstance(content, str) else content or []
+        )
         for part in parts:
             if part.get("type") == "text":
                 atoms.append(("text", part["text"]))
@@ -423,7 +425,7 @@ def write_player_configs(folder: Path, url: str, *, tokens_per_image: int = 424)
     ``tokens_per_image`` defaults to Claude Sonnet's count for a 640×480 frame.
     """
     folder.mkdir(parents=True, exist_ok=True)
-    paths = {}
+    paths: dict[str, Path] = {}
     for role in ROLES:
         path = folder / f"fake-{role}.yaml"
         path.write_text(

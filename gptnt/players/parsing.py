@@ -23,8 +23,6 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from pydantic import TypeAdapter
-
 from gptnt.players._json import JsonReading, JsonUnreadable, JsonValue, read_json
 from gptnt.players._text import scrub
 from gptnt.players.actions import (
@@ -45,7 +43,6 @@ ALL_KINDS: tuple[ActionKindName, ...] = ("interact_game", "send_message", "do_no
 FinishReason = str | None
 """The provider's finish reason; ``"length"`` means the output hit the token cap."""
 
-_ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
 _WIRE_NAMES = {kind.value: name for name, kind in MODEL_ACTIONS.items()}
 _WIRE_NAMES.update({"press": "click_release", "click": "click_release", "zoom": "zoom_out"})
 _WIRE_NAMES.pop(ActionKind.HOLD.value)
@@ -376,7 +373,7 @@ class _Parse:
         if norm not in LOCATED_ACTIONS:
             if raw not in (None, "", {}, []):
                 self.warn("location_ignored", norm)
-            return _ACTION_ADAPTER.validate_python({"kind": "interact_game", "action": norm})
+            return InteractGame(action=norm)
         if raw in (None, "", {}, []):
             return Issue("missing_location", norm)
         location = self.location(raw)

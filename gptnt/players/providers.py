@@ -17,11 +17,14 @@ from __future__ import annotations
 
 import inspect
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gptnt.errors import PlayerConfigError
 
 if TYPE_CHECKING:
+    from pydantic_ai.models import Model
+    from pydantic_ai.providers import Provider
+
     from gptnt.players.config import PlayerConfig
 
 OWN_PROVIDERS = ("anthropic", "openai", "google", "vllm")
@@ -59,7 +62,7 @@ def env_base_url(config: PlayerConfig) -> str | None:
     return (os.environ.get(name) or None) if name else None
 
 
-def build_model(config: PlayerConfig, key: str | None) -> object:
+def build_model(config: PlayerConfig, key: str | None) -> Model:
     """The pydantic-ai ``Model`` of ``config``; ``key`` (``None``: the provider reads its own
     variable) authenticates it. A provider that cannot be built (its SDK not installed, its
     endpoint or key not set) is a ``PlayerConfigError`` naming the player and the fix."""
@@ -80,10 +83,10 @@ def build_model(config: PlayerConfig, key: str | None) -> object:
         ) from None
 
 
-def model_base_url(model: object) -> str | None:
+def model_base_url(model: Model) -> str | None:
     """The endpoint a built model sends to, as its provider says (``None``: unknown)."""
     try:
-        url = model.base_url  # type: ignore[attr-defined]
+        url = model.base_url
     except Exception:  # a provider that cannot say has no URL to check
         return None
     return str(url) if url else None
@@ -100,7 +103,7 @@ def openai_client(model: object) -> object | None:
     return client if isinstance(client, openai.AsyncOpenAI) else None
 
 
-def _provider(config: PlayerConfig, name: str, key: str | None) -> object:
+def _provider(config: PlayerConfig, name: str, key: str | None) -> Provider[Any]:
     """Provider ``name``'s pydantic-ai class, given the config's endpoint and key where the
     class takes them (else it reads its own environment variables)."""
     from pydantic_ai.providers import infer_provider_class
@@ -125,7 +128,7 @@ def _line(err: BaseException) -> str:
     return " ".join(str(err).split())[:300] or type(err).__name__
 
 
-def _openai(config: PlayerConfig, api_key: str) -> object:
+def _openai(config: PlayerConfig, api_key: str) -> Model:
     from pydantic_ai.models.openai import OpenAIChatModel
     from pydantic_ai.providers.openai import OpenAIProvider
 
@@ -134,7 +137,7 @@ def _openai(config: PlayerConfig, api_key: str) -> object:
     return OpenAIChatModel(config.model_name, provider=provider)
 
 
-def _anthropic(config: PlayerConfig, api_key: str) -> object:
+def _anthropic(config: PlayerConfig, api_key: str) -> Model:
     from pydantic_ai.models.anthropic import AnthropicModel
     from pydantic_ai.providers.anthropic import AnthropicProvider
 
@@ -143,7 +146,7 @@ def _anthropic(config: PlayerConfig, api_key: str) -> object:
     return AnthropicModel(config.model_name, provider=provider)
 
 
-def _google(config: PlayerConfig, api_key: str) -> object:
+def _google(config: PlayerConfig, api_key: str) -> Model:
     from pydantic_ai.models.google import GoogleModel
     from pydantic_ai.providers.google import GoogleProvider
 

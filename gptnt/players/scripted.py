@@ -64,10 +64,11 @@ _ROTATE_TO_OTHER_FACE = "flip"
 
 class _Scripted:
     """What every scripted player shares: it names places by set-of-marks letters and looks
-    at the newest frame only."""
+    at the newest frame only (class attributes: ``_Scripted`` is no dataclass, so they are no
+    fields of its dataclass subclasses)."""
 
-    interaction: ClassVar[Interaction] = Interaction()
-    sequence_frames: ClassVar[int] = 1
+    interaction: Interaction = Interaction()
+    sequence_frames: int = 1
 
 
 def _wait(text: str) -> Decision:

@@ -18,7 +18,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal
 
 from gptnt.errors import ConfigError
 from gptnt.resources import missions_dir
@@ -77,10 +77,11 @@ class Variant:
 @lru_cache(maxsize=1)
 def variants() -> dict[str, Variant]:
     data = json.loads(VARIANTS_FILE.read_text())
-    return {
-        row["id"]: Variant(**{k: tuple(v) if k == "palette" else v for k, v in row.items()})
-        for row in data["variants"]
-    }
+    out: dict[str, Variant] = {}
+    for row in data["variants"]:
+        fields: dict[str, Any] = {k: tuple(v) if k == "palette" else v for k, v in row.items()}
+        out[row["id"]] = Variant(**fields)
+    return out
 
 
 def variant(variant_id: str) -> Variant:
@@ -355,10 +356,10 @@ def _manual(v: Variant, rng: random.Random, wires: list[str], keypad: tuple[int,
     cells = _cells(v)
     if v.manual == "code":  # every row's code starts with a different key
         firsts = rng.sample(keypad, len(cells))
-        table = {}
-        for (light, d, _), first in zip(cells, firsts, strict=True):
-            rest = rng.sample([k for k in keypad if k != first], v.code - 1)
-            table[_key("code", light, d, "")] = tuple(str(x) for x in (first, *rest))
+        table: dict[str, tuple[str, ...]] = {}
+        for (light, d, _), first_key in zip(cells, firsts, strict=True):
+            keys = rng.sample([k for k in keypad if k != first_key], v.code - 1)
+            table[_key("code", light, d, "")] = tuple(str(x) for x in (first_key, *keys))
         notes.append(
             "Press the keys whose digits make the code, in order. A key press cannot be undone."
         )
@@ -366,7 +367,7 @@ def _manual(v: Variant, rng: random.Random, wires: list[str], keypad: tuple[int,
     per_cell = 1 if (v.relight or v.flashes) else v.cuts
     order = rng.sample(wires, len(wires))
     width = v.digits or 1
-    table: dict[str, tuple[str, ...]] = {}
+    table = {}
     for n, (light, d, glyph) in enumerate(cells):
         # Latin layout: along a row and down a column every cell starts with a different wire.
         row, col = divmod(n, width)

@@ -17,6 +17,7 @@ recorded. In the **solo** ablation one agent holds every view, the manual and th
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import permutations
 from typing import Any, Literal
@@ -124,7 +125,7 @@ class Referee:
 
     # ---- a turn
 
-    def play(self, role: SanzaruRole, calls: list[dict[str, Any] | Call]) -> None:
+    def play(self, role: SanzaruRole, calls: Sequence[dict[str, Any] | Call]) -> None:
         """Carry out one agent's calls for this round."""
         for raw in calls:
             if self.outcome is not None:
@@ -157,7 +158,7 @@ class Referee:
         if call.to is not None:
             if call.to == role or not HEARS[call.to]:
                 return self._bounce(role, entry, f"{call.to} cannot hear speech", dead=True)
-            receivers = [call.to]
+            receivers: list[SanzaruRole] = [call.to]
         else:
             receivers = [r for r in TEAM if r != role and HEARS[r]]
         for r in receivers:
@@ -225,11 +226,11 @@ class Referee:
         self.pending.setdefault(role, []).append(Delivery("referee", "bounce", why))
         self._log(role, entry | ({"dead_channel": True} if dead else {}), "bounced", reason=why)
 
-    def _log(self, role: str, entry: dict[str, Any], status: str, receivers: list[str] | None = None,
+    def _log(self, role: str, entry: dict[str, Any], status: str, receivers: Sequence[str] | None = None,
              reason: str | None = None) -> None:  # fmt: skip
         row: dict[str, Any] = {"round": self.round, "sender": role, **entry, "status": status}
         if receivers is not None:
-            row["receivers"] = receivers
+            row["receivers"] = list(receivers)
         if reason is not None:
             row["reason"] = reason
         self.log.append(row)

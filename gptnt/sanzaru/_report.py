@@ -22,14 +22,15 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
+from typing import get_args
 
-from gptnt.analysis import Rate, Table, rate_bars
+from gptnt.analysis import Cell, Rate, Table, rate_bars
 from gptnt.sanzaru._bomb import FAMILIES, variants
 from gptnt.sanzaru._coding import FAILURE_MODES, FLAGS, STAGES
-from gptnt.sanzaru._game import TURN_ORDERS
+from gptnt.sanzaru._game import TURN_ORDERS, Ending
 from gptnt.sanzaru._run import Summary
 
-ENDINGS = ("defused", "timed_out", "wrong_action", "never_acted")
+ENDINGS: tuple[Ending, ...] = get_args(Ending)
 _DEFAULT_ORDER = tuple(TURN_ORDERS[0])
 _NOTE = ("defused [95 % Wilson interval] (n); a crashed episode (the harness's failure) is "
          "kept out of n.")  # fmt: skip
@@ -72,6 +73,14 @@ def _points(a: Rate, b: Rate) -> str:
     return f"{100 * ((b.value or 0) - (a.value or 0)):+.1f}"
 
 
+def _family_is(family: str) -> Callable[[Summary], bool]:
+    return lambda s: s.family == family
+
+
+def _variant_is(variant: str) -> Callable[[Summary], bool]:
+    return lambda s: s.variant == variant
+
+
 def _families(summaries: list[Summary]) -> list[str]:
     present = {s.family for s in summaries}
     return [f for f in FAMILIES if f in present]
@@ -82,9 +91,9 @@ def _families(summaries: list[Summary]) -> list[str]:
 
 def team_x_family(summaries: list[Summary]) -> Table:
     families = _families(summaries)
-    rows = []
+    rows: list[tuple[Cell, ...]] = []
     for name, group in sorted(_group(summaries, team).items()):
-        rows.append((name, *(_rate(group, lambda s, f=f: s.family == f) for f in families),
+        rows.append((name, *(_rate(group, _family_is(f)) for f in families),
                      _rate(group, lambda s: s.subset == "core"),
                      _rate(group, lambda s: s.subset == "plus"), _rate(group),
                      sum(s.outcome == "crashed" for s in group)))  # fmt: skip
@@ -98,9 +107,9 @@ def variant_x_team(summaries: list[Summary]) -> Table:
     names = sorted(groups)
     order = list(variants())
     present = sorted({s.variant for s in summaries}, key=order.index)
-    rows = []
+    rows: list[tuple[Cell, ...]] = []
     for vid in present:
-        rates = [_rate(groups[n], lambda s, v=vid: s.variant == v) for n in names]
+        rates = [_rate(groups[n], _variant_is(vid)) for n in names]
         values = [r.value for r in rates if r.value is not None]
         mean = f"{100 * sum(values) / len(values):.0f}" if values else "–"
         source = variants()[vid].source
@@ -138,7 +147,7 @@ def trio_solo_gap(summaries: list[Summary]) -> Table:
 
 def by_hints(summaries: list[Summary]) -> Table:
     trio = [s for s in summaries if not s.solo]
-    rows = []
+    rows: list[tuple[Cell, ...]] = []
     for name, group in sorted(_group(trio, lambda s: team(s, hints=False)).items()):
         levels = _group(group, lambda s: s.hints)
         base = levels.get("none", [])
@@ -146,7 +155,7 @@ def by_hints(summaries: list[Summary]) -> Table:
             if level not in levels:
                 continue
             g = levels[level]
-            cells = []
+            cells: list[Cell] = []
             for keep in (lambda s: s.subset == "core", lambda s: s.subset == "plus",
                          lambda s: True):  # fmt: skip
                 r = _rate(g, keep)
@@ -160,7 +169,7 @@ def by_hints(summaries: list[Summary]) -> Table:
 
 
 def by_thinking(summaries: list[Summary]) -> Table:
-    rows = []
+    rows: list[tuple[Cell, ...]] = []
     for name, group in sorted(_group(summaries, lambda s: team(s, thinking=False)).items()):
         budgets = _group(group, lambda s: s.thinking or "default")
         base = budgets.get("off", [])
@@ -168,7 +177,7 @@ def by_thinking(summaries: list[Summary]) -> Table:
             if budget not in budgets:
                 continue
             g = budgets[budget]
-            cells = []
+            cells: list[Cell] = []
             for keep in (lambda s: s.subset == "core", lambda s: s.subset == "plus",
                          lambda s: True):  # fmt: skip
                 r = _rate(g, keep)
@@ -182,7 +191,7 @@ def by_thinking(summaries: list[Summary]) -> Table:
 
 
 def endings(summaries: list[Summary]) -> Table:
-    rows = []
+    rows: list[tuple[Cell, ...]] = []
     for name, group in sorted(_group(summaries, team).items()):
         scored = _scored(group)
         c = Counter(s.ending or s.outcome for s in scored)
@@ -211,7 +220,7 @@ def _stage_and_mode_cells(lost: list[Summary]) -> list[Rate]:
 
 
 def failures_by_team(summaries: list[Summary]) -> Table:
-    rows = []
+    rows: list[tuple[Cell, ...]] = []
     for name, group in sorted(_group(summaries, team).items()):
         lost = _lost(group)
         coders = Counter((s.coded_by or "uncoded").split(":")[0] for s in lost)
@@ -227,7 +236,7 @@ def failures_by_team(summaries: list[Summary]) -> Table:
 
 
 def failures_by_family(summaries: list[Summary]) -> Table:
-    rows = []
+    rows: list[tuple[Cell, ...]] = []
     for name, group in sorted(_group(summaries, team).items()):
         for family in _families(group):
             lost = _lost(s for s in group if s.family == family)
@@ -240,7 +249,7 @@ def failures_by_family(summaries: list[Summary]) -> Table:
 
 
 def flags_by_team(summaries: list[Summary]) -> Table:
-    rows = []
+    rows: list[tuple[Cell, ...]] = []
     for name, group in sorted(_group(summaries, team).items()):
         lost = _lost(group)
         rows.append((name, len(lost), *(Rate(sum(f in s.failure_flags for s in lost), len(lost))
@@ -268,9 +277,9 @@ def figures(tables_: list[Table]) -> dict[str, str]:
         if table.key != "team_x_family":
             continue
         families = [c for c in table.columns[1:] if c in FAMILIES]
-        bars = [(f"{f} · {row[0]}", str(row[0]), row[1 + i])
+        bars = [(f"{f} · {row[0]}", str(row[0]), cell)
                 for row in table.rows for i, f in enumerate(families)
-                if isinstance(row[1 + i], Rate)]  # fmt: skip
+                if isinstance(cell := row[1 + i], Rate)]  # fmt: skip
         if bars:
             out[table.key] = rate_bars(table.title, bars)
     return out

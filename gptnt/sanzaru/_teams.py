@@ -300,7 +300,7 @@ class ModelAgent:
         kept = self.rounds[-(self.window - 1) :] if self.window else self.rounds
         if self.window == 1:
             kept = []
-        messages = []
+        messages: list[UserMessage | AssistantMessage] = []
         for user, assistant in kept:
             messages += [UserMessage((TextPart(user),)), AssistantMessage(assistant)]
         messages.append(UserMessage((TextPart(text),)))

@@ -7,7 +7,7 @@ pub/sub) so that a game over published a moment before the reader starts waiting
 from __future__ import annotations
 
 import time
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 import redis.asyncio as aioredis
 from pydantic import BaseModel, TypeAdapter
@@ -43,7 +43,8 @@ class EventStream(Generic[E]):
                 {self._key: self._last_id}, block=max(1, int(block_s * 1000))
             )
         events: list[E] = []
-        for _key, entries in got or []:
+        # redis-py's RESP2-shaped reply, decoded (``connect``): [[stream, [(id, {field: value})]]]
+        for _key, entries in cast("list[list[Any]]", got or []):
             for entry_id, fields in entries:
                 self._last_id = entry_id
                 events.append(self._adapter.validate_json(fields["event"]))

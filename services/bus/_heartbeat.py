@@ -24,6 +24,7 @@ from pydantic import BaseModel
 from gptnt.errors import BusError
 from gptnt.services.bus._deadline import REDIS_CALL_S, within
 from gptnt.services.bus._keys import GameKeys, Service
+from gptnt.services.bus._server import decoded
 
 _READY = "ready"  # the state of a service that serves requests
 _READY_TTL_S = 600  # a readiness token nobody popped does not outlive its game for long
@@ -108,7 +109,7 @@ async def wait_ready(
     lists = {keys.ready(service): service for service in services}
     async with within(timeout_s + REDIS_CALL_S, "waiting for services to be ready"):
         popped = await redis.blpop(list(lists), timeout=timeout_s)
-    return None if popped is None else lists[popped[0]]
+    return None if popped is None else lists[decoded(popped[0])]
 
 
 async def read_heartbeat(

@@ -29,6 +29,7 @@ from gptnt.errors import BusError, DeadlineExceeded, GptntError, RemoteError
 from gptnt.records import disk_problem
 from gptnt.services.bus._deadline import REDIS_CALL_S, within
 from gptnt.services.bus._keys import GameKeys, Service
+from gptnt.services.bus._server import decoded
 
 DISK_FAULT = "disk"
 """``RpcFault.kind`` of a write refused for want of space (``gptnt.records.disk_problem``)."""
@@ -114,6 +115,7 @@ class RpcClient:
                 f"{what}: no reply within {timeout_s:g} s "
                 "(is the service running? raise the timeout if the work is legitimately slow)"
             ) from None
+        assert popped is not None  # timeout=0: BLPOP waits until the reply is there
         reply = RpcReply.model_validate_json(popped[1])
         if reply.fault is not None:
             raise RemoteError(reply.fault.kind, reply.fault.message, reply.fault.service)
@@ -168,7 +170,7 @@ class RpcServer:
                 if popped is None or popped[1] == _WAKE:
                     continue
                 key, raw = popped
-                task = asyncio.create_task(self._handle(lists[key], raw))
+                task = asyncio.create_task(self._handle(lists[decoded(key)], decoded(raw)))
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)
             if self._tasks:

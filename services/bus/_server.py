@@ -56,6 +56,13 @@ def connect(url: str) -> aioredis.Redis:
     )
 
 
+def decoded(reply: bytes | str) -> str:
+    """A value from a ``connect`` client's reply, which is always text (``decode_responses``);
+    redis-py's types also allow the bytes of an undecoding client."""
+    assert isinstance(reply, str), "the bus's clients decode replies"
+    return reply
+
+
 # Loaded once here: the function below runs between fork and exec, where it must not import.
 _LIBC = ctypes.CDLL(None, use_errno=True) if sys.platform.startswith("linux") else None
 _PR_SET_PDEATHSIG = 1

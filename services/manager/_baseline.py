@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from gptnt.missions import Mission, get_mission, load_missions
-from gptnt.players.actions import MarkLocation
+from gptnt.players.actions import InteractGame, MarkLocation
 from gptnt.players.policy import Decision, TurnInput
 from gptnt.players.scripted import IdleExpert, RandomDefuser
 from gptnt.protocol import MODEL_ACTIONS, BombState, Lifecycle
@@ -170,8 +170,9 @@ class BaselinePlayer:
             began = time.time()
             decision = defuser.decide_on(marks.labels if marks else ())
             action = decision.action
+            assert isinstance(action, InteractGame)  # the random Defuser only acts on the bomb
             label = action.location.label if isinstance(action.location, MarkLocation) else None
-            wire = MODEL_ACTIONS[action.action]  # type: ignore[union-attr]
+            wire = MODEL_ACTIONS[action.action]
             x_pos = y_pos = None
             if label is not None:
                 assert marks is not None
@@ -182,7 +183,7 @@ class BaselinePlayer:
                     role="defuser", turn=turn, started_at=began, dispatched_at=time.time(),
                     seconds_remaining=seconds, strikes=len(state.strikes),
                     raw_output=decision.text,
-                    action=RecordedAction(kind="interact_game", name=action.action,  # type: ignore[union-attr]
+                    action=RecordedAction(kind="interact_game", name=action.action,
                                           label=label, x_pos=x_pos, y_pos=y_pos),
                     result=result, mask=marks.digest if marks else None,
                     focused=focused.name if focused else None,

@@ -335,7 +335,7 @@ class Episode:
     # ------------------------------------------------------------------ services
 
     def _children(
-        self, users: dict[str, str]
+        self, users: dict[Service, str]
     ) -> list[tuple[Service, list[str], dict[str, str], Path]]:
         """(service, command-line arguments, environment, log file) of each service process.
 
@@ -348,7 +348,7 @@ class Episode:
         game = self._game_config()
         at_url = game.backend not in ("sim", "sim-process")
         token = {TOKEN_ENV: os.environ[TOKEN_ENV]} if at_url and os.environ.get(TOKEN_ENV) else {}
-        out = [("game", ["--game-id", gid],
+        out: list[tuple[Service, list[str], dict[str, str], Path]] = [("game", ["--game-id", gid],
                 child_env({ENV_URL: users["game"], CONFIG_ENV: game.model_dump_json(), **token},
                           network=at_url),
                 logs / "game.log")]  # fmt: skip
@@ -384,7 +384,7 @@ class Episode:
             return None
         return clock.model_copy(update={"time_scale": self.mission.config.time_scale})
 
-    async def _launch_warm(self, users: dict[str, str]) -> None:
+    async def _launch_warm(self, users: dict[Service, str]) -> None:
         """Fork the services from this process's warm server (``gptnt.services.manager._warm``)."""
         server = warm_server()
         self._handles = []
@@ -393,7 +393,7 @@ class Episode:
             pid = await server.spawn(service_module(name), args, env, log)
             self._handles.append(WarmHandle(server, name, pid, log))
 
-    def _launch(self, users: dict[str, str]) -> None:
+    def _launch(self, users: dict[Service, str]) -> None:
         """Start the services, each connecting as its own ACL user (``users``: their URLs)."""
         if self.settings.launch == "process":
             self._handles = [

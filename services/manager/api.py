@@ -15,7 +15,7 @@ from gptnt.config import ONE_EPISODE_LAUNCH, Config, GameConfig, Launch, TimingC
 from gptnt.players.clock import VirtualClock, parse_latency
 from gptnt.players.scripted import episode_seed
 from gptnt.players.seats import SeatChoice, resolve_lineup
-from gptnt.protocol import Mode
+from gptnt.protocol import Mode, Role
 from gptnt.records import Clock, Conditions
 
 
@@ -98,7 +98,10 @@ class EpisodeSpec(BaseModel):
 
     def lineup(self) -> tuple[SeatChoice, SeatChoice | None]:
         """The resolved players (``PlayerConfigError`` for an unknown one); no Expert if solo."""
-        urls = {"defuser": self.defuser_base_url, "expert": self.expert_base_url}
+        urls: dict[Role, str | None] = {
+            "defuser": self.defuser_base_url,
+            "expert": self.expert_base_url,
+        }
         if self.solo:
             return resolve_lineup(None, None, solo=self.defuser, manual=self.manual,
                                   no_manual=self.no_manual, rule_seed=self.rule_seed,
