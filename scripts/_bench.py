@@ -18,3 +18,20 @@ def median_seconds(call: Callable[[], object], rounds: int, *, warm_up: bool = F
         call()
         samples.append(time.perf_counter() - begin)
     return statistics.median(samples)
+
+
+def paired_medians(
+    floor: Callable[[], object], call: Callable[[], object], rounds: int
+) -> tuple[float, float]:
+    """The medians of ``floor`` and of ``call``, timed in turn (floor, call, floor, call, …)
+    after one untimed call of each, so that a shared machine's changing load weighs on both
+    alike and their ratio means something even when their absolute times do not."""
+    floor()
+    call()
+    floors, calls = [], []
+    for _ in range(rounds):
+        for timed, samples in ((floor, floors), (call, calls)):
+            begin = time.perf_counter()
+            timed()
+            samples.append(time.perf_counter() - begin)
+    return statistics.median(floors), statistics.median(calls)

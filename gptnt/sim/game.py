@@ -27,6 +27,10 @@ zoom shows after the next ``/timestep``); a rotation while zoomed in first zooms
 0.5 s of game time later. Clicks on elements act at once, even while paused. The mask is
 rendered at request time, and only in ``LightsOn`` (none when the bomb is turned to a side).
 
+**Frames** are captured as scenes (what the camera sees at that moment) and rendered only when
+``/buffer`` asks for them, or, for every one still waiting, just before anything changes what
+it shows (``Game._settle``); most are never rendered, as a sync step captures twelve.
+
 **Fast-forward** (our additive extension ``/fastforward?until=``, docs/protocol.md §4.3): a
 harness that only wants to get past the pre-bomb phases asks for them at once instead of waiting
 them out in wall time. ``Setup`` and ``LightsOff`` complete the pending scene changes that lead
@@ -121,9 +125,10 @@ class _Mission:
     held: tuple[ModuleEngine, str] | None = None
     on_run: list[Callable[[], None]] = field(default_factory=list)  # when game time next runs
     scheduled: list[tuple[float, Callable[[], None]]] = field(default_factory=list)
-    ring: deque[Picture] = field(
+    ring: deque[Scene | Picture] = field(
         default_factory=lambda: deque(maxlen=RING_SIZE)
-    )  # composed when asked for
+    )  # captured scenes, rendered when asked for or before anything changes (``Game._settle``)
+    deferred: bool = True  # no engine has time-driven behaviour: a scene can be rendered later
     magic_order: list[ModuleEngine] = field(default_factory=list)
     magic_history: dict[int, list[object]] = field(default_factory=dict)
     magic_plan: dict[int, _MagicPlan] = field(default_factory=dict)
@@ -235,7 +240,10 @@ class Game:
         # Seeding them with the session id as well keeps a replayed session identical while
         # episodes of one mission (each with its own session id) differ.
         draws = random.Random(f"{config.seed}:{config.session_id or ''}:game")
-        self._mission = _Mission(config, bomb, draws)
+        # An engine whose ``advance`` does something changes between captures by itself, so
+        # its bomb's frames are rendered at capture (``_settle``).
+        deferred = all(type(m).advance is ModuleEngine.advance for m in bomb.modules)
+        self._mission = _Mission(config, bomb, draws, deferred=deferred)
         self._lifecycle = Lifecycle.TRANSITIONING
         self._transitions = deque(
             [
@@ -297,6 +305,7 @@ class Game:
         handler = _ACTIONS.get(action)
         if handler is None:  # the mod answers this with 200; we keep its text, honestly as 400
             raise SimulatorError("invalid direction. Valid directions: left, right, up, down, flip")
+        self._settle(mission)
         text = handler(self, mission, x_pos, y_pos)
         self._after_input()
         return text
@@ -325,10 +334,11 @@ class Game:
         mission = self._mission
         if mission is None:
             return FrameSet([], None)
-        pictures = list(mission.ring)
-        if last is not None:
-            pictures = pictures[-last:] if last > 0 else []
-        frames = [picture.image for picture in pictures]  # composed only now, and only these
+        count = len(mission.ring) if last is None else min(max(last, 0), len(mission.ring))
+        first = len(mission.ring) - count
+        for i in range(first, len(mission.ring)):  # rendered only now, and only these
+            self._render(mission, i)
+        frames = [mission.ring[i].image for i in range(first, len(mission.ring))]  # type: ignore[union-attr]
         mask = None
         if self._lifecycle is Lifecycle.LIGHTS_ON:
             picture = self._picture(mission)
@@ -351,6 +361,7 @@ class Game:
     @_locked
     def detonate(self) -> str:
         mission = self._require_lights_on("detonate")
+        self._settle(mission)
         mission.bomb.detonate()
         self._after_input()
         return "Detonated bomb successfully"
@@ -358,6 +369,7 @@ class Game:
     @_locked
     def solve(self) -> str:
         mission = self._require_lights_on("solve")
+        self._settle(mission)
         for engine in mission.bomb.modules:
             mission.bomb.force_solve(engine)
         self._after_input()
@@ -370,6 +382,7 @@ class Game:
             return ""
         unsolved = [m for m in mission.bomb.modules if not m.solved]
         chosen = mission.rng.sample(unsolved, min(max(n, 0), len(unsolved)))
+        self._settle(mission)
         for engine in chosen:
             mission.bomb.force_solve(engine)
         self._after_input()
@@ -468,6 +481,8 @@ class Game:
         if mission is None or t1 <= mission.t:
             return
         t0 = mission.t
+        if mission.on_run:
+            self._settle(mission)
         for apply in mission.on_run:
             apply()
         mission.on_run.clear()
@@ -489,6 +504,8 @@ class Game:
                 if not mission.lights_on:
                     mission.lights_on = True
                     mission.started = True
+                if bomb.outcome is None and p >= bomb.time_of_zero():
+                    self._settle(mission)  # the bomb explodes: its clock stops at zero
                 bomb.advance(p)
             if p >= FIRST_LIGHTS_ON_DELAY - _EPS and not mission.state_enabled:
                 self._first_lights_on(mission)
@@ -501,7 +518,9 @@ class Game:
                 and self._capture_frames
                 and bomb.outcome is None
             ):
-                mission.ring.append(self._picture(mission))
+                mission.ring.append(self._scene(mission))
+                if not mission.deferred:
+                    self._render(mission, len(mission.ring) - 1)
 
     def _first_lights_on(self, mission: _Mission) -> None:
         """The mod's delayed first-lights-on: LightsOn, /state, frame capture, bomb picked up."""
@@ -514,6 +533,7 @@ class Game:
     def _fire_scheduled(self, mission: _Mission, t: float) -> None:
         due = [item for item in mission.scheduled if item[0] <= t + _EPS]
         if due:
+            self._settle(mission)
             mission.scheduled = [item for item in mission.scheduled if item[0] > t + _EPS]
             for _, apply in sorted(due, key=lambda item: item[0]):
                 apply()
@@ -545,10 +565,26 @@ class Game:
 
     # ================================================================ camera and input
 
-    def _picture(self, mission: _Mission) -> Picture:
+    def _scene(self, mission: _Mission) -> Scene:
         camera = mission.camera
-        scene = Scene(mission.bomb, camera.side, camera.focused, max(mission.t, 0.0), camera.cursor)
-        return self._compositor.render(scene)
+        return Scene(mission.bomb, camera.side, camera.focused, max(mission.t, 0.0), camera.cursor)
+
+    def _picture(self, mission: _Mission) -> Picture:
+        return self._compositor.render(self._scene(mission))
+
+    def _render(self, mission: _Mission, i: int) -> None:
+        """Frame ``i`` of the ring as a picture (it may still be the scene captured)."""
+        item = mission.ring[i]
+        if isinstance(item, Scene):
+            mission.ring[i] = self._compositor.render(item)
+
+    def _settle(self, mission: _Mission) -> None:
+        """Render every frame still held as its captured scene. A scene names the bomb, not a
+        copy of it, so this runs before anything that changes what a frame shows (an input,
+        ``/solve``, ``/detonate``, a deferred camera move, the clock reaching zero): between
+        those, the bomb is a function of time only, and the scene's time is its own."""
+        for i in range(len(mission.ring)):
+            self._render(mission, i)
 
     def _target_at(
         self, mission: _Mission, x_pos: float | None, y_pos: float | None

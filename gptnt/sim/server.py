@@ -141,9 +141,49 @@ def _text(body: str) -> Reply:
     return Reply(body.encode("utf-8"))
 
 
+class IndentedJson:
+    """``json.dumps(document, indent=2)``, the same text, faster for documents that change
+    little between calls (``/state``: the widgets never, most modules rarely, the timer at
+    every step). The text of each object or list below the top level (each item of a
+    top-level list) is kept by its ``repr``, which is the same only for the same value (and
+    types: ``1``, ``1.0``, ``True`` and ``'1'`` differ); nested text is the value's own text
+    with every line break indented to its depth, as ``json`` writes it. At most ``size``
+    texts are kept (then the store starts afresh)."""
+
+    def __init__(self, size: int = 1024) -> None:
+        self._size = size
+        self._texts: dict[tuple[int, str], str] = {}
+
+    def dumps(self, document: object) -> str:
+        if not isinstance(document, dict) or not document:
+            return json.dumps(document, indent=2)
+        members = (f"  {json.dumps(key)}: {self._member(value)}" for key, value in document.items())
+        return "{\n" + ",\n".join(members) + "\n}"
+
+    def _member(self, value: object) -> str:
+        if isinstance(value, list) and value:
+            return "[\n" + ",\n".join(f"    {self._text(item, 2)}" for item in value) + "\n  ]"
+        return self._text(value, 1)
+
+    def _text(self, value: object, depth: int) -> str:
+        if not isinstance(value, (dict, list)):
+            return json.dumps(value)
+        key = (depth, repr(value))
+        text = self._texts.get(key)
+        if text is None:
+            if len(self._texts) >= self._size:
+                self._texts.clear()
+            text = json.dumps(value, indent=2).replace("\n", "\n" + "  " * depth)
+            self._texts[key] = text
+        return text
+
+
+_TEXTS = IndentedJson()  # shared by every server of the process: a text is its value's alone
+
+
 def _json(document: object) -> Reply:
     """Indented JSON, as the mod's Newtonsoft serialiser writes it."""
-    return Reply(json.dumps(document, indent=2).encode("utf-8"), media_type=JSON)
+    return Reply(_TEXTS.dumps(document).encode("utf-8"), media_type=JSON)
 
 
 def _png_base64(image: np.ndarray) -> str:

@@ -73,3 +73,29 @@ def test_every_requested_frame_is_byte_identical_to_the_recorded_one(
     if os.environ.get("GPTNT_GOLDEN_PRINT"):
         print(f"    ({width}, {height}, {style!r}): {digests!r},")
     assert digests == GOLDEN[(width, height, style)]
+
+
+@pytest.mark.parametrize("record_at", ["actions", "end"])
+def test_frames_asked_for_late_are_those_of_their_capture_time(record_at: str) -> None:
+    """Frames are rendered only when asked for (or before the bomb changes): a client that asks
+    only after its actions, or only at the end, gets the same frames as one asking every time."""
+    width, height, style = 640, 480, "flat"
+    game = Game(width=width, height=height, transition_seconds=0.0, clock=lambda: 0.0)
+    game.start_mission(MissionConfig.model_validate(MISSION))
+    game.fast_forward(Lifecycle.LIGHTS_ON)
+    asked: dict[int, str] = {}
+    for i, step in enumerate(SCRIPT, start=1):
+        if step is None:
+            game.timestep()
+        else:
+            game.action(*step)
+        if (record_at == "actions" and step is not None) or i == len(SCRIPT):
+            frames = game.buffer()
+            sha = hashlib.sha256()
+            for frame in frames.frames:
+                sha.update(frame.tobytes())
+            sha.update(b"mask" if frames.mask is None else frames.mask.tobytes())
+            for frame in game.buffer(last=2).frames:
+                sha.update(frame.tobytes())
+            asked[i] = sha.hexdigest()[:16]
+    assert asked == {i: GOLDEN[(width, height, style)][i] for i in asked}

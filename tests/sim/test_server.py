@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from gptnt.errors import SimulatorError
 from gptnt.protocol import BombState, Lifecycle, MissionConfig, decode_buffer, decode_png_buffer
 from gptnt.protocol.client import LifecycleWait
-from gptnt.sim.server import CORS_HEADERS, EXTENSIONS_HEADER, ROUTES, create_app
+from gptnt.sim.server import CORS_HEADERS, EXTENSIONS_HEADER, ROUTES, IndentedJson, create_app
 
 MISSION = {
     "seed": "7",
@@ -526,3 +526,25 @@ async def test_mod_status_codes_preflight_of_an_unknown_route_is_empty(
 def test_unknown_status_codes_are_refused() -> None:
     with pytest.raises(ValueError, match="status_codes='strict'"):
         create_app(ScriptedGame(), status_codes="strict")  # type: ignore[arg-type]
+
+
+_LEAF = st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8)
+_DOCUMENT = st.recursive(
+    _LEAF,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(_DOCUMENT, min_size=1, max_size=4))
+def test_indented_json_writes_what_json_dumps_writes_also_from_its_store(
+    documents: list[object],
+) -> None:
+    """The /state text is ``json.dumps(indent=2)``'s, byte for byte, the first time and when
+    parts come from the store (a small store, so that it also starts afresh)."""
+    texts = IndentedJson(size=3)
+    for document in [*documents, *documents]:
+        assert texts.dumps(document) == json.dumps(document, indent=2)
