@@ -21,7 +21,7 @@ from gptnt.analysis._report import (
 )
 from gptnt.analysis._stats import Mean, Rate, cluster_interval, mean, wilson
 from gptnt.analysis._table import Cell, Table, text
-from gptnt.analysis._tables import ANALYSES
+from gptnt.analysis._tables import ANALYSES, wall_time
 
 __all__ = [
     "ANALYSES",
@@ -45,6 +45,7 @@ __all__ = [
     "paper_tables",
     "rate_bars",
     "text",
+    "wall_time",
     "wilson",
     "write_report",
     "write_tables",

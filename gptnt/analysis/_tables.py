@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import TypeVar
 
 import numpy as np
@@ -550,6 +551,78 @@ def timing(episodes: Sequence[RecordedEpisode]) -> Table:
     )  # fmt: skip
 
 
+@dataclass(frozen=True)
+class SeatTime:
+    """An episode's seat seconds and how many of them went where (``None``: not recorded)."""
+
+    seat: float
+    model: float
+    game: float | None
+    startup: float | None
+
+
+def seat_time(e: RecordedEpisode) -> SeatTime:
+    """Sync play has one seat acting at a time, so its seat time is the episode's wall time;
+    in async play each seat loops for the whole episode, so it is wall time x seats. Game
+    calls are ``None`` for records before version 5 (which did not time them); start-up is
+    ``None`` when the game never started (no ``start`` step)."""
+    assert e.summary is not None
+    wall = max(0.0, e.summary.ended_at - e.summary.started_at)
+    played = [t for t in e.turns if not t.restored]
+    seats = max(1, len({t.role for t in played})) if e.recorded_mode == "async" else 1
+    models = {p.role for p in e.players if p.kind == "model"}
+    model = sum(t.latency_s for t in played if t.role in models)
+    defuser = [t for t in played if t.role == "defuser"]
+    timed = [s for s in e.steps if s.what in ("timestep", "advance")]
+    game = None
+    if all(t.game_s is not None for t in defuser) and all(s.wall_s is not None for s in timed):
+        game = sum(t.game_s or 0.0 for t in defuser) + sum(s.wall_s or 0.0 for s in timed)
+    start = next((s.at for s in e.steps if s.what == "start"), None)
+    startup = None if start is None else seats * max(0.0, start - e.summary.started_at)
+    return SeatTime(wall * seats, model, game, startup)
+
+
+def _share(part: float | None, whole: float) -> float | str:
+    if part is None:
+        return UNKNOWN
+    return round(100 * part / whole, 1) if whole else 0.0
+
+
+def _total(parts: Sequence[float | None]) -> float | None:
+    return None if None in parts else sum(p for p in parts if p is not None)
+
+
+def wall_time(episodes: Sequence[RecordedEpisode]) -> Table:
+    """Where an episode's wall time went: model calls, game calls, the harness's start-up and
+    the rest of the harness, from the records alone (turn ``latency_s`` and ``game_s``, game
+    step ``wall_s`` and ``at``, the summary's ``started_at``/``ended_at``)."""
+    rows: list[tuple] = []
+    for (pairing, mode), group in _group(episodes, lambda e: (e.pairing, e.mode)).items():
+        timed = [seat_time(e) for e in group if e.summary is not None]
+        if not timed:
+            continue
+        seat = sum(t.seat for t in timed)
+        model = sum(t.model for t in timed)
+        game, startup = _total([t.game for t in timed]), _total([t.startup for t in timed])
+        rest = None if game is None or startup is None else max(0.0, seat - model - game - startup)
+        rows.append((pairing, mode, len(timed), round(seat, 3), _share(model, seat),
+                     _share(game, seat), _share(startup, seat), _share(rest, seat)))  # fmt: skip
+    return Table(
+        "wall_time", "Share of wall time in model calls, game calls and the harness",
+        "Section 8.3",
+        ("pairing", "mode", "episodes", "seat seconds", "model calls (%)", "game calls (%)",
+         "harness start-up (%)", "harness, rest (%)"),
+        tuple(rows),
+        "Seat seconds: the episode's wall time (started_at to ended_at) in sync play, where one "
+        "seat acts at a time; wall time x seats in async play, where each seat loops on its "
+        "own. Model calls: the latency of model players' turns (a scripted player's decision "
+        "is harness time). Game calls: the Defuser's observations and actions, and the "
+        "manager's time steps. Start-up: from the episode's start to the game's lights-on. "
+        "Rest: everything else (bus, set-of-marks, idle pauses, waiting for the partner, "
+        "shutdown). 'unknown': records before version 5, which did not time game calls.",
+    )  # fmt: skip
+
+
 def _ratio(costs: Sequence[float], counts: Sequence[float]) -> Mean:
     """Σ cost / Σ count with a bootstrap interval over episodes (``None`` when nothing
     counted)."""
@@ -687,6 +760,7 @@ ANALYSES: tuple[Callable[[Sequence[RecordedEpisode]], Table], ...] = (
     localisation,
     tokens,
     timing,
+    wall_time,
     cost,
     rule_seeds,
     branches,

@@ -27,6 +27,7 @@ from gptnt.errors import PlayerConfigError, UnknownPlayerError, UnreadableError,
 from gptnt.players.actions import CoordinateSystem, Interaction, InteractionMethod
 from gptnt.players.clock import TOKENS_FIRST_TOKEN_S, TOKENS_SECONDS_PER_TOKEN
 from gptnt.players.providers import provider_problem
+from gptnt.records import PlayerIdentity
 from gptnt.resources import configs_dir, player_config_dirs
 
 CONFIGS_DIR = configs_dir() / "players"
@@ -136,6 +137,9 @@ class PlayerConfig(BaseModel):
             )
         return data
 
+    identity: PlayerIdentity | None = None
+    """Who the model is, for a leaderboard (``display_name``, ``organisation``,
+    ``is_os_model``, ``url``): recorded with every episode; ``gptnt submission`` needs it."""
     serve: VllmServe | None = None
     """For ``vllm:`` models: how ``gptnt vllm`` starts the server."""
 

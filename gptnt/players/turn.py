@@ -120,7 +120,9 @@ async def play_turn(
     policy = player.policy
     started = time.time()
     received = await transport.drain(at)
+    g0 = time.monotonic()
     sight = await transport.observe(policy.sequence_frames) if transport.observe else None
+    game_s = time.monotonic() - g0 if transport.observe else None
     observation, frames, mask = _look(sight, player) if sight else (None, [], None)
     marks = observation.marks if observation else None
     t0 = time.monotonic()
@@ -153,7 +155,9 @@ async def play_turn(
             label = action.location.label if isinstance(action.location, MarkLocation) else None
             recorded = RecordedAction(kind="interact_game", name=action.action, label=label,
                                       x_pos=wire.x_pos, y_pos=wire.y_pos)  # fmt: skip
+            g0 = time.monotonic()
             result = await act(wire, dispatch)
+            game_s = (game_s or 0.0) + time.monotonic() - g0
     player.feedback = tuple(issues)
     tokens, cost, failed = _call_facts(decision.call)
     shown = [ShownImage(caption=a.caption, image=store_png(player.episode_dir, a.png))
@@ -169,7 +173,7 @@ async def play_turn(
         frames=frames, mask=mask, focused=observation.kind if observation else None,
         shown=shown,
         tokens=tokens, cost_usd=cost, latency_s=latency, failed_call=failed,
-        game_time=at, dispatch_game_time=dispatch, restored=decision.restored,
+        game_s=None if game_s is None else round(game_s, 6), game_time=at, dispatch_game_time=dispatch, restored=decision.restored,
         call_attempts=list(decision.call.attempts) if decision.call else [],
         request=request,
     )  # fmt: skip

@@ -28,6 +28,14 @@ each message stored once under ``messages/<sha256>.json`` and each image once un
 when the model has no price (unknown, not free); the conditions name the players as they were
 given (``defuser``, ``expert``: a policy, a config name or a YAML path, which ``pairing`` joins
 ambiguously), so a replay starts them again. Version 1 to 3 files still read.
+
+Version 5 adds what a timing breakdown and a leaderboard submission need: each turn's
+``game_s`` (wall seconds of its game calls: observing and acting) and each manager game step's
+``wall_s``; each model player's ``identity`` (its config's leaderboard block) and the
+``tokens_per_image``, ``input_limit`` and ``execution_feedback`` it played with; the
+``Summary``'s ``final_state``, the game's last ``/state`` document as the mod
+sends it (camelCase), ``None`` when the game could not be asked. Version 1 to 4 files still
+read: the new fields default to ``None`` (not recorded).
 """
 
 from __future__ import annotations
@@ -38,8 +46,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from gptnt.protocol import Mode, Role
 
-SCHEMA_VERSION = 4
-READABLE_VERSIONS = (1, 2, 3, 4)
+SCHEMA_VERSION = 5
+READABLE_VERSIONS = (1, 2, 3, 4, 5)
 """Record versions this harness reads."""
 
 EpisodeOutcome = Literal["solved", "strikeout", "timeout", "crashed", "interrupted"]
@@ -70,6 +78,18 @@ class PlayerSettings(_Record):
     interaction: str  # set-of-marks or coordinates
     coordinates: str | None = None  # for coordinates: absolute, scaled or relative
     thinking: str | None = None  # off, minimal, or None for the provider default
+    tokens_per_image: int | None = None  # tokens one image counts for when sizing a prompt (v5)
+    input_limit: int | None = None  # the input window the context is truncated to (v5)
+    execution_feedback: bool | None = None  # the model was told its output's problems (v5)
+
+
+class PlayerIdentity(_Record):
+    """Who a model is, for a leaderboard: a player config's ``identity:`` block (v5)."""
+
+    display_name: str = Field(min_length=1)  # the name a leaderboard shows
+    organisation: str = Field(min_length=1)  # who develops the model
+    is_os_model: bool  # open weights
+    url: str | None = None  # the model's page, if it has one
 
 
 class Harness(_Record):
@@ -92,6 +112,7 @@ class PlayerInfo(_Record):
     manual: str | None = None  # identity of the manual the player read (Manual.identity)
     settings: PlayerSettings | None = None  # a model's resolved settings (v2)
     prompt_hash: str | None = None  # sha256 of a model's system prompt (v2)
+    identity: PlayerIdentity | None = None  # a model config's identity block, if it has one (v5)
 
 
 class Tokens(_Record):
@@ -242,6 +263,7 @@ class TurnEvent(_Record):
     tokens: Tokens = Field(default_factory=Tokens)
     cost_usd: float | None = 0.0  # the model call's cost (0 for scripted players; None: no price)
     latency_s: float = 0.0  # wall seconds spent by the policy
+    game_s: float | None = None  # wall seconds of the turn's game calls (observe, act); v5
     failed_call: FailedCall | None = None  # the model call failed: the provider's status
     game_time: float | None = None  # virtual clock: game seconds into play at the start (v3)
     dispatch_game_time: float | None = None  # virtual clock: game seconds at dispatch (v3)
@@ -262,6 +284,7 @@ class GameStep(_Record):
     seconds_remaining: float | None = None
     strikes: int | None = None  # strikes on the bomb after the step (v2)
     game_time: float | None = None  # advance (virtual clock): the game time stepped to (v3)
+    wall_s: float | None = None  # wall seconds the step's game call took (timestep, advance; v5)
 
 
 class EpisodeEnded(_Record):
@@ -303,6 +326,7 @@ class Summary(_Record):
     cost_usd: float | None = 0.0  # None: some model call had no price (unknown, not free)
     conditions: Conditions | None = None
     parent: Parent | None = None  # a counterfactual replay's parent (v3)
+    final_state: dict[str, Any] | None = None  # the game's last /state document, camelCase (v5)
     started_at: float
     ended_at: float
 

@@ -104,7 +104,8 @@ def player_infos(spec: EpisodeSpec) -> list[PlayerInfo]:
     return [
         PlayerInfo(role=c.role, policy=c.name, kind=c.kind, privileged=c.privileged,
                    label=c.label, seat=c.seat, manual=c.manual_identity,
-                   settings=_settings(c), prompt_hash=prompt_hash(c, mode=spec.mode))
+                   settings=_settings(c), prompt_hash=prompt_hash(c, mode=spec.mode),
+                   identity=c.config.identity if c.config else None)
         for c in spec.lineup() if c is not None  # a solo episode has no Expert
     ]  # fmt: skip
 
@@ -120,7 +121,8 @@ def _settings(choice: SeatChoice) -> PlayerSettings | None:
         max_tokens=config.max_tokens, image_size=config.image_size,
         interaction=config.interaction,
         coordinates=config.coordinates if config.interaction == "coordinates" else None,
-        thinking=config.thinking,
+        thinking=config.thinking, tokens_per_image=config.tokens_per_image,
+        input_limit=config.input_limit, execution_feedback=config.execution_feedback,
     )  # fmt: skip
 
 
@@ -581,10 +583,11 @@ class Episode:
             after = reply.status or await self._game(game_api.STATUS)
             if after.over:
                 return
+            t0 = time.monotonic()
             status = await self._game(game_api.TIMESTEP)
             step = GameStep(
                 what="timestep", at=time.time(), seconds_remaining=status.seconds_remaining,
-                strikes=status.strikes,
+                strikes=status.strikes, wall_s=round(time.monotonic() - t0, 6),
             )  # fmt: skip
             self._writer.append(step)
             if status.over:
@@ -607,10 +610,12 @@ class Episode:
         while True:
             role = min(self._roles, key=lambda r: (start[r], self._roles.index(r)))
             if role == "defuser":
+                t0 = time.monotonic()
                 status = await self._game(game_api.ADVANCE, game_api.AdvanceRequest(to=start[role]))
                 self._writer.append(
                     GameStep(what="advance", at=time.time(), game_time=start[role],
-                             seconds_remaining=status.seconds_remaining, strikes=status.strikes)
+                             seconds_remaining=status.seconds_remaining, strikes=status.strikes,
+                             wall_s=round(time.monotonic() - t0, 6))
                 )  # fmt: skip
                 if status.over:
                     return
@@ -683,7 +688,7 @@ class Episode:
             game_time_used=None if remaining is None else limit - remaining,
             turns=dict(self._turns), messages=dict(self._messages), tokens=self._tokens,
             cost_usd=self._cost, conditions=self._conditions(), parent=self._parent,
-            started_at=started, ended_at=ended,
+            final_state=final.to_wire() if final else None, started_at=started, ended_at=ended,
         )  # fmt: skip
 
 
