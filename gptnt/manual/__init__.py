@@ -2,8 +2,10 @@
 
 The default manual is typeset from the game's ``Ruleset`` (so a rule seed changes game, oracle
 and manual together); a run may instead name a directory holding a manual built or imported
-earlier (``gptnt manual build`` / ``gptnt manual import PDF``). Every manual carries an
-``identity`` string that episode records store to say which manual the Expert read.
+earlier (``gptnt manual build`` / ``gptnt manual import PDF``). Both have the official manual's
+page structure (``STRUCTURE``: the 16 pages the paper's Expert read, numbered as in the PDF).
+Every manual carries an ``identity`` string that episode records store to say which manual the
+Expert read.
 
     from gptnt.manual import load_manual
     manual = load_manual("generated", rule_seed=1)
@@ -23,9 +25,10 @@ import os
 from pathlib import Path
 
 from gptnt.errors import ConfigError
-from gptnt.manual._import import PAPER_PAGES, import_pdf, sha256_of
+from gptnt.manual._import import import_pdf, sha256_of
 from gptnt.manual._page import PLAYER_PAGE_HEIGHTS, Manual, ManualPage
 from gptnt.manual._store import load, save
+from gptnt.manual._structure import PAPER_PAGES, STRUCTURE, Part
 
 __all__ = [
     "OFFICIAL",
@@ -33,8 +36,10 @@ __all__ = [
     "PAPER",
     "PAPER_PAGES",
     "PLAYER_PAGE_HEIGHTS",
+    "STRUCTURE",
     "Manual",
     "ManualPage",
+    "Part",
     "build_manual",
     "import_pdf",
     "load",

@@ -2,7 +2,8 @@
 
 Every function takes plain data (already read from the ruleset by the section writers) and
 returns a ``Figure``: its size, a painter, and the text of everything it draws (labels, glyphs,
-letters), so a page's text never misses what its picture says. Complicated Wires and the
+letters; for the mazes, their walls as a text drawing), so a page's text never misses what its
+picture says. Complicated Wires and the
 edgework appendices have their own files (``_venn_figures``, ``_edgework_figures``).
 """
 
@@ -129,9 +130,11 @@ def maze_grids(
             draw.rectangle((bx - 3, by - 3, bx + side + 3, by + side + 3), outline=INK, width=6)
 
     text = "\n".join(
-        f"Maze {k + 1}: green circles at "
-        + " and ".join(f"row {r + 1} column {c + 1}" for r, c in circles)
-        for k, (_, _, circles) in enumerate(mazes)
+        [
+            "The mazes drawn as text: each cell is a dot, O marks a green circle, and the "
+            "lines | and --- are walls. Row 1 is the top row and column 1 the leftmost column."
+        ]
+        + [f"Maze {k + 1}\n" + "\n".join(maze_ascii(*m)) for k, m in enumerate(mazes)]
     )
     return Figure(width, height, paint, text)
 
@@ -152,32 +155,6 @@ def maze_ascii(
             lines.append("+" + "".join("---+" if down[r][c] else "   +" for c in range(n)))
     lines.append("+" + "---+" * n)
     return lines
-
-
-def monospace_panels(
-    panels: Sequence[tuple[str, Sequence[str]]], *, per_row: int = 3, size: int = 22
-) -> Figure:
-    """Blocks of monospace text (titled) in a grid, e.g. the text form of the mazes."""
-    fnt = font(size, mono=True)
-    char_w = fnt.getlength("M")
-    line_h = round(size * 1.12)
-    cols = max(len(line) for _, lines in panels for line in lines)
-    rows = max(len(lines) for _, lines in panels)
-    box_w = int(CONTENT_WIDTH / per_row)
-    box_h = (rows + 1) * line_h + 26
-    nrows = (len(panels) + per_row - 1) // per_row
-
-    def paint(img: Image.Image, at: tuple[int, int]) -> None:
-        draw = ImageDraw.Draw(img)
-        for k, (title, lines) in enumerate(panels):
-            x = at[0] + (k % per_row) * box_w + (box_w - cols * char_w) / 2
-            y = at[1] + (k // per_row) * box_h
-            draw.text((x, y), title, font=font(size, bold=True), fill=INK)
-            for i, line in enumerate(lines):
-                draw.text((x, y + (i + 1) * line_h + 4), line, font=fnt, fill=INK)
-
-    text = "\n".join(f"{title}\n" + "\n".join(lines) for title, lines in panels)
-    return Figure(box_w * per_row, box_h * nrows, paint, text)
 
 
 # ---------------------------------------------------------------------------- morse

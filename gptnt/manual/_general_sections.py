@@ -10,6 +10,7 @@ from typing import get_args
 
 from gptnt.manual import _edgework_figures as edge_fig
 from gptnt.manual._layout import Block, Bullets, Heading, Paragraph, Section
+from gptnt.manual._structure import BATTERIES, INDICATORS, PORTS, page_ref
 from gptnt.manual.modules import section_for
 from gptnt.protocol import KINDS, KINDS_BY_NAME, PortType
 from gptnt.rules.modules import big_button
@@ -23,10 +24,9 @@ def introduction(rules: Ruleset) -> Section:
     blocks: list[Block] = [
         Heading("Defusing a Bomb"),
         Paragraph(
-            f"This is the Expert's manual (rule set {rules.rule_seed}). The Expert holds this "
-            "manual but cannot see the bomb; the Defuser sees the bomb but has no manual. The "
-            "bomb can only be defused by talking: the Defuser describes what is there, the "
-            "Expert looks it up and says what to do."
+            f"This is the Expert's manual (rule set {rules.rule_seed}). The Expert holds it "
+            "but cannot see the bomb; the Defuser sees the bomb but has no manual. So the "
+            "Defuser describes what is there, and the Expert looks it up and says what to do."
         ),
         Heading("How a bomb ends", level=2),
         Paragraph(
@@ -36,19 +36,24 @@ def introduction(rules: Ruleset) -> Section:
         ),
         Heading("Modules", level=2),
         Paragraph(
-            "A bomb carries up to eleven modules spread over its front and back faces, next to "
-            "the timer. The modules do not depend on each other and may be disarmed in any "
-            "order. Each one has a small status light in its top-right corner, which turns "
-            "green when the module is disarmed. Every module has its own section in this "
-            "manual; to tell them apart:"
+            "A bomb carries up to eleven modules on its front and back faces, next to the "
+            "timer, to be disarmed in any order. A module's status light (top right) turns "
+            "green once it is disarmed. How to tell the modules apart, and their pages:"
         ),
-        Bullets(tuple(f"{spec.title}: {section_for(spec.name).LOOK}." for spec in KINDS)),
+        Bullets(
+            tuple(
+                f"{spec.title} ({page_ref(spec.name)}): {section_for(spec.name).LOOK}."
+                for spec in KINDS
+            )
+        ),
         *(
             [
                 Paragraph(
-                    "This edition has no section for "
+                    "Bombs of this rule set carry no "
                     + " or ".join(KINDS_BY_NAME[k].title for k in rules.missing)
-                    + ": bombs of this rule set carry none."
+                    + " module; "
+                    + ("its page is" if len(rules.missing) == 1 else "their pages are")
+                    + " left without rules."
                 )
             ]
             if rules.missing
@@ -66,10 +71,26 @@ def introduction(rules: Ruleset) -> Section:
             "Some rules depend on the outside of the bomb: its serial number, its batteries, "
             "its indicators and its ports, found on the four edges of the casing. The serial "
             "number is printed on a label on one edge; it always ends in a digit, and its "
-            "vowels are A, E, I, O and U. The appendices describe the rest."
+            "vowels are A, E, I, O and U. The appendices describe the rest: indicators in "
+            f"Appendix A ({page_ref(INDICATORS)}), batteries in Appendix B "
+            f"({page_ref(BATTERIES)}), ports in Appendix C ({page_ref(PORTS)})."
         ),
     ]
     return Section("Introduction", tuple(blocks))
+
+
+def absent_module(kind: str) -> Section:
+    """The page of a module the ruleset has no tables for: it keeps its place in the structure."""
+    title = KINDS_BY_NAME[kind].title
+    blocks: list[Block] = [
+        Heading(f"Module: {title}"),
+        Paragraph(
+            f"Bombs of this rule set carry no {title} module, so this page holds no rules for "
+            "it. (Its word list comes from the rule-seed word pools, which this manual was "
+            "built without.)"
+        ),
+    ]
+    return Section(title, tuple(blocks))
 
 
 def _rule_indicators(rules: Ruleset) -> list[str]:

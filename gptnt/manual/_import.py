@@ -1,8 +1,9 @@
 """Import a user's copy of the official Bomb Defusal Manual (PDF) as the Expert's pages.
 
-The paper gives the Expert 16 of the 23 pages: the introduction (3), the eleven module pages
-(5–16) and the three appendices (21–23); the title pages (1, 2), the table of contents (4) and
-the needy-module pages (17–20) are left out. Each page's text comes from the PDF's text layer
+The paper gives the Expert 16 of the 23 pages (``PAPER_PAGES``, from the manual's structure in
+``_structure``): the introduction (3), the eleven modules' pages (5–16) and the three appendices
+(21–23); the title pages (1, 2), the module explainer (4) and the needy-module pages (17–20) are
+left out. Each page's text comes from the PDF's text layer
 and its image is rendered with pdfium, at the full page size and at the page heights the player
 configs need, portrait kept.
 """
@@ -16,8 +17,8 @@ from pathlib import Path
 
 from gptnt.errors import ConfigError
 from gptnt.manual._page import PLAYER_PAGE_HEIGHTS, Manual, ManualPage, resize_to_height, to_png
+from gptnt.manual._structure import OFFICIAL_PAGE_COUNT, PAPER_PAGES
 
-PAPER_PAGES: tuple[int, ...] = (3, *range(5, 17), 21, 22, 23)
 RENDER_DPI = 150  # the full-size page image (US Letter: 1275 × 1650 px)
 
 # Lines a browser adds when it prints a page: date + document title, and the file URL.
@@ -76,7 +77,7 @@ def import_pdf(
         if missing:
             raise ConfigError(
                 f"pdf={pdf}: has {len(document)} pages, pages {missing} are "
-                "missing; is this the 23-page Bomb Defusal Manual?"
+                f"missing; is this the {OFFICIAL_PAGE_COUNT}-page Bomb Defusal Manual?"
             )
         out = []
         for number in pages:

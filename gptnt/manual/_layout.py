@@ -3,11 +3,15 @@
 Every block knows how tall it is at a given width, how to paint itself, and which text it
 paints. The page text is built from the same strings the painter draws, in drawing order, so a
 model reading the text and a model reading the image get the same manual. Each section starts
-on a new page; a table or list that does not fit is split (a table repeats its header row).
+on a new page; a table or list that does not fit is split (a table repeats its header row). A
+section may name the page numbers it fills (the manual's structure, ``_structure``): text that
+runs over them is set smaller (``fit``), and taking more or fewer pages even so is a
+``LayoutError``, never a silently shifted page.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -85,10 +89,12 @@ Block = Heading | Paragraph | Bullets | LayoutTable | Figure | PageBreak
 
 @dataclass(frozen=True)
 class Section:
-    """One part of the manual (a module, the introduction, an appendix); starts a new page."""
+    """One part of the manual (a module, the introduction, an appendix); starts a new page.
+    ``pages``: the page numbers it must fill exactly (none: numbered on from the last page)."""
 
     title: str  # also printed in the running header of its pages
     blocks: tuple[Block, ...]
+    pages: tuple[int, ...] = ()
 
 
 # ---------------------------------------------------------------------------- text fitting
@@ -282,7 +288,7 @@ def _split(block: Block, width: int, room: int) -> tuple[Block, Block] | None:
 
 @dataclass
 class _Page:
-    section: str
+    section: Section
     placed: list[tuple[Block, int]]  # block and its top y
 
 
@@ -291,14 +297,14 @@ def flow(sections: Sequence[Section]) -> list[_Page]:
     width = PAGE_WIDTH - 2 * MARGIN_X
     pages: list[_Page] = []
     for section in sections:
-        page = _Page(section.title, [])
+        page = _Page(section, [])
         pages.append(page)
         y = TOP
         queue = list(section.blocks)
         while queue:
             block = queue.pop(0)
             if isinstance(block, PageBreak):
-                page = _Page(section.title, [])
+                page = _Page(section, [])
                 pages.append(page)
                 y = TOP
                 continue
@@ -312,7 +318,7 @@ def flow(sections: Sequence[Section]) -> list[_Page]:
                 if parts is not None:
                     page.placed.append((parts[0], y))
                     queue.insert(0, parts[1])
-                page = _Page(section.title, [])
+                page = _Page(section, [])
                 pages.append(page)
                 y = TOP
                 if parts is None:
@@ -328,29 +334,101 @@ def flow(sections: Sequence[Section]) -> list[_Page]:
     return pages
 
 
+_SMALLEST = 17  # the smallest body text ``fit`` sets (px at 150 dpi)
+
+
+def _smaller(block: Block, step: int) -> Block:
+    if isinstance(block, Paragraph | Bullets | LayoutTable) and block.size > _SMALLEST:
+        return replace(block, size=max(_SMALLEST, block.size - step))
+    return block
+
+
+def _fits(section: Section) -> bool:
+    """Whether the section flows onto no more than its planned pages, nothing below the last
+    line (a block too tall for a page and impossible to split overflows it)."""
+    width = PAGE_WIDTH - 2 * MARGIN_X
+    pages = flow([section])
+    return len(pages) <= len(section.pages) and all(
+        y + height(b, width) - _GAP <= BOTTOM for p in pages for b, y in p.placed
+    )
+
+
+def fit(section: Section) -> Section:
+    """A section with planned pages whose text runs over them, with its body text set smaller
+    step by step (down to 17 px) until it fits; other sections as they are. What still runs
+    over is left for ``numbers`` to name."""
+    if not section.pages or _fits(section):
+        return section
+    for step in range(1, _max_size(section) - _SMALLEST + 1):
+        trial = replace(section, blocks=tuple(_smaller(b, step) for b in section.blocks))
+        if _fits(trial):
+            return trial
+    return section
+
+
+def _max_size(section: Section) -> int:
+    sizes = [b.size for b in section.blocks if isinstance(b, Paragraph | Bullets | LayoutTable)]
+    return max(sizes, default=_SMALLEST)
+
+
+class LayoutError(ValueError):
+    """A section does not fill the pages the manual's structure gives it."""
+
+
+def numbers(flowed: Sequence[_Page]) -> list[int]:
+    """Each flowed page's number: its section's planned pages, or on from the last one. A
+    section that takes another number of pages than it plans is a ``LayoutError``."""
+    out: list[int] = []
+    for _, group in itertools.groupby(flowed, key=lambda p: id(p.section)):
+        pages = list(group)
+        section = pages[0].section
+        if not section.pages:
+            first = out[-1] + 1 if out else 1
+            out += range(first, first + len(pages))
+        elif len(pages) != len(section.pages):
+            raise LayoutError(
+                f"section {section.title!r} takes {len(pages)} pages but has "
+                f"{len(section.pages)} (pages {', '.join(map(str, section.pages))}); "
+                "shorten its text or give it more pages"
+            )
+        else:
+            out += section.pages
+    return out
+
+
+def lay_out(sections: Sequence[Section]) -> list[tuple[int, _Page]]:
+    """The sections fitted to their planned pages and flowed, each page with its number
+    (what ``render`` paints; cheap, nothing is drawn)."""
+    fitted = [fit(s) for s in sections]
+    for section in fitted:
+        if section.pages and not _fits(section):
+            raise LayoutError(
+                f"section {section.title!r} runs over its {len(section.pages)} page(s) "
+                f"({', '.join(map(str, section.pages))}) even in 17 px text; shorten it"
+            )
+    flowed = flow(fitted)
+    return list(zip(numbers(flowed), flowed, strict=True))
+
+
 def render(sections: Sequence[Section], *, manual_title: str) -> list[ManualPage]:
     """Typeset the sections; each page's image and text come from the same strings."""
     width = PAGE_WIDTH - 2 * MARGIN_X
-    flowed = flow(sections)
-    total = len(flowed)
     small = font(SMALL)
     out: list[ManualPage] = []
-    for number, page in enumerate(flowed, 1):
+    for number, page in lay_out(sections):
         img = Image.new("RGB", (PAGE_WIDTH, PAGE_HEIGHT), "white")
         draw = ImageDraw.Draw(img)
+        title = page.section.title
         draw.text((MARGIN_X, 50), manual_title, font=small, fill=GREY)
         draw.text(
-            (PAGE_WIDTH - MARGIN_X - small.getlength(page.section), 50),
-            page.section,
-            font=small,
-            fill=GREY,
+            (PAGE_WIDTH - MARGIN_X - small.getlength(title), 50), title, font=small, fill=GREY
         )
         draw.line((MARGIN_X, 84, PAGE_WIDTH - MARGIN_X, 84), fill=RULE, width=1)
-        texts = [f"{manual_title} — {page.section}"]
+        texts = [f"{manual_title} — {title}"]
         for block, y in page.placed:
             paint(block, img, MARGIN_X, y, width)
             texts.append(block_text(block))
-        footer = f"Page {number} of {total}"
+        footer = f"Page {number}"
         draw.text(
             ((PAGE_WIDTH - small.getlength(footer)) / 2, PAGE_HEIGHT - 70),
             footer,
@@ -361,7 +439,7 @@ def render(sections: Sequence[Section], *, manual_title: str) -> list[ManualPage
         out.append(
             ManualPage(
                 number=number,
-                title=page.section,
+                title=title,
                 text="\n".join(t for t in texts if t) + "\n",
                 images={PAGE_HEIGHT: to_png(img, colors=48)},
             )

@@ -31,7 +31,7 @@ def venn_grid(cells: Sequence[tuple[bool, bool, bool, bool, str]]) -> Figure:
     letter = {(r, b, s, led): x for r, b, s, led, x in cells}
     rows = [(False, False), (True, False), (False, True), (True, True)]
     cols = [(False, False), (True, False), (False, True), (True, True)]
-    head_w, head_h, cw, ch = 250, 76, 180, 80
+    head_w, head_h, cw, ch = 250, 64, 180, 62
     width, height = head_w + cw * 4, head_h + ch * 4
 
     def row_name(red: bool, blue: bool) -> str:

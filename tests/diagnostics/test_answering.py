@@ -83,7 +83,7 @@ async def test_model_run_carries_the_manual_and_frames(
         images = [p for p in parts if p.get("type") == "image_url"]
         texts = " ".join(p.get("text", "") for p in parts)
         assert len(images) == len(pages)  # every manual page as an image, as in play
-        assert "Manual page 1" in texts and "\nA. " in texts
+        assert f"Manual page {pages[0].number}:" in texts and "\nA. " in texts
     server.received.clear()
     server.replies = [(200, completion("<answer>B</answer>"))] * 2
     await run(datasets["sim_vqa"], tmp_path / "s", ModelAnswerer(config), {}, limit=2)

@@ -1,6 +1,8 @@
-"""Every table of the ruleset appears in the generated manual's text, and a changed table
-changes the manual. The checks read the tables from ``gptnt.rules`` and look for them in the
-page text; the mazes are even parsed back from their text drawing. They run for the v1 manual
+"""Every table of the ruleset appears in the text of its module's page of the generated manual
+(the page the official manual has it on), and a changed table changes the manual. The checks
+read the tables from ``gptnt.rules`` and look for them in the page text; the mazes are even
+parsed back from their text drawing; the edgework the rules consult is on the introduction and
+the appendix pages. They run for the v1 manual
 and for the manual of rule seed 1764 (with the fixture word pools)."""
 
 from __future__ import annotations
@@ -9,14 +11,18 @@ import dataclasses
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import get_args
 
 import pytest
 
 from gptnt.manual import Manual, build_manual
+from gptnt.manual._general_sections import INDICATOR_LABELS
 from gptnt.manual._generate import generate, outline_text
+from gptnt.manual._structure import BATTERIES, INDICATORS, INTRODUCTION, PARTS, PORTS
 from gptnt.manual.modules._words import edgework_condition as _edgework_condition
 from gptnt.manual.modules.big_button import moment as _moment
 from gptnt.manual.modules.venn import VENN_LETTERS
+from gptnt.protocol import PortType
 from gptnt.rules.modules import big_button, keypad, maze, memory, wires
 from gptnt.rules.ruleset import V1, Ruleset, ruleset
 
@@ -40,27 +46,39 @@ def rules(seeded: tuple[Ruleset, Manual]) -> Ruleset:
 
 
 @pytest.fixture(scope="module")
-def text(seeded: tuple[Ruleset, Manual]) -> str:
-    return seeded[1].text
+def manual(seeded: tuple[Ruleset, Manual]) -> Manual:
+    return seeded[1]
+
+
+def on_pages(manual: Manual, key: str) -> str:
+    """The text of the pages the structure gives ``key`` (a kind or an appendix): each rule
+    must be found on its own module's page, as on the official manual's."""
+    wanted = PARTS[key].pages
+    text = "\n".join(p.text for p in manual.pages if p.number in wanted)
+    assert text, f"no page {wanted} in the manual"
+    return text
 
 
 def lines(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines()]
 
 
-def test_every_keypad_column_in_order(text: str, rules: Ruleset) -> None:
+def test_every_keypad_column_in_order(manual: Manual, rules: Ruleset) -> None:
+    text = on_pages(manual, "Keypad")
     for i, column in enumerate(rules.keypad.columns, 1):
         line = next(line for line in lines(text) if line.startswith(f"Column {i}: "))
         glyphs = re.findall(r"(\S) \(([a-z-]+)\)", line)
         assert glyphs == [(keypad.GLYPHS[s], s) for s in column]
 
 
-def test_every_password_word(text: str, rules: Ruleset) -> None:
+def test_every_password_word(manual: Manual, rules: Ruleset) -> None:
+    text = on_pages(manual, "Password")
     for word in rules.password.words:
         assert re.search(rf"\b{word}\b", text), word
 
 
-def test_every_whos_on_first_list_and_display(text: str, rules: Ruleset) -> None:
+def test_every_whos_on_first_list_and_display(manual: Manual, rules: Ruleset) -> None:
+    text = on_pages(manual, "WhosOnFirst")
     for label, order in rules.whos_on_first.priority.items():
         assert f"{label} | {', '.join(order)}" in lines(text)
     positions = (
@@ -76,7 +94,8 @@ def test_every_whos_on_first_list_and_display(text: str, rules: Ruleset) -> None
         assert f"Display {shown}: read the {positions[pos]} button" in lines(text)
 
 
-def test_every_venn_cell(text: str, rules: Ruleset) -> None:
+def test_every_venn_cell(manual: Manual, rules: Ruleset) -> None:
+    text = on_pages(manual, "Venn")
     rows = {
         "no red, no blue": (False, False),
         "red only": (True, False),
@@ -98,14 +117,16 @@ def test_every_venn_cell(text: str, rules: Ruleset) -> None:
         assert f"{letter}: {meaning}" in text
 
 
-def test_every_morse_word_frequency_and_letter(text: str, rules: Ruleset) -> None:
+def test_every_morse_word_frequency_and_letter(manual: Manual, rules: Ruleset) -> None:
+    text = on_pages(manual, "Morse")
     for word, freq in rules.morse.words:
         assert re.search(rf"\b{word} \| 3\.{freq:03d} MHz", text), word
     for char, code in rules.morse.alphabet:
         assert re.search(rf"(?<!\S){re.escape(char)} {re.escape(code)}(?!\S)", text), char
 
 
-def test_every_simon_row(text: str, rules: Ruleset) -> None:
+def test_every_simon_row(manual: Manual, rules: Ruleset) -> None:
+    text = on_pages(manual, "Simon")
     for (vowel, row), mapping in rules.simon.table.items():
         title = "Serial number contains a vowel" if vowel else "Serial number has no vowel"
         section = text.split(title, 1)[1]
@@ -114,7 +135,8 @@ def test_every_simon_row(text: str, rules: Ruleset) -> None:
         assert row_line.endswith(expected)
 
 
-def test_every_memory_stage(text: str, rules: Ruleset) -> None:
+def test_every_memory_stage(manual: Manual, rules: Ruleset) -> None:
+    text = on_pages(manual, "Memory")
     for s, choices in enumerate(rules.memory.stages, 1):
         row = next(line for line in lines(text) if line.startswith(f"Stage {s} | "))
         cells = row.split(" | ")[1:]
@@ -130,7 +152,8 @@ def test_every_memory_stage(text: str, rules: Ruleset) -> None:
                     assert "same label" in cell and cell.endswith(f"stage {k}.")
 
 
-def test_every_wire_sequence_cell(text: str, rules: Ruleset) -> None:
+def test_every_wire_sequence_cell(manual: Manual, rules: Ruleset) -> None:
+    text = on_pages(manual, "WireSequence")
     table = dict(rules.wire_sequence.cut_letters)
     rows = [
         line
@@ -143,7 +166,8 @@ def test_every_wire_sequence_cell(text: str, rules: Ruleset) -> None:
         assert cells == [", ".join(table[c][n]) or "none" for c in table]
 
 
-def test_every_wires_rule(text: str, rules: Ruleset) -> None:
+def test_every_wires_rule(manual: Manual, rules: Ruleset) -> None:
+    text = on_pages(manual, "Wires")
     for count, rule_list in rules.wires.by_count.items():
         section = text.split(f"\n{count} wires\n", 1)[1]
         items = [line.split(". ", 1)[1] for line in lines(section) if re.match(r"^\d+\. ", line)][
@@ -172,7 +196,8 @@ def test_every_wires_rule(text: str, rules: Ruleset) -> None:
                     assert _edgework_condition(condition) in item
 
 
-def test_every_button_rule(text: str, rules: Ruleset) -> None:
+def test_every_button_rule(manual: Manual, rules: Ruleset) -> None:
+    text = on_pages(manual, "BigButton")
     for colour, timing in rules.big_button.strip_release.items():
         assert f"{colour} strip | {_moment(timing)}" in text
     assert f"any other colour | {_moment(rules.big_button.other_release)}" in text
@@ -189,6 +214,32 @@ def test_every_button_rule(text: str, rules: Ruleset) -> None:
         assert any(all(w.upper() in item.upper() for w in wanted) for item in items), rule
 
 
+def test_the_edgework_the_rules_consult_is_on_its_pages(manual: Manual, rules: Ruleset) -> None:
+    intro = on_pages(manual, INTRODUCTION)
+    assert "serial number" in intro and "A, E, I, O and U" in intro  # Wires, Simon, Venn
+    indicators = on_pages(manual, INDICATORS)
+    for label in INDICATOR_LABELS:
+        assert label in indicators
+    looked_at = {
+        c.label
+        for r in rules.big_button.rules
+        for c in r.when
+        if isinstance(c, big_button.LitIndicator)
+    }
+    assert (
+        f"Indicators this manual's rules look at: {', '.join(sorted(looked_at)) or 'none'}."
+        in indicators
+    )
+    batteries = on_pages(manual, BATTERIES)
+    assert "one large D battery or two slim AA batteries" in batteries
+    ports = on_pages(manual, PORTS)
+    for port in get_args(PortType):
+        assert port in ports
+    button, venn_page = on_pages(manual, "BigButton"), on_pages(manual, "Venn")
+    assert "Appendix A (page 21)" in button and "Appendix B (page 22)" in button
+    assert "Appendix B (page 22)" in venn_page and "Appendix C (page 23)" in venn_page
+
+
 def _parse_maze(drawing: list[str]) -> maze.Maze:
     """Walls and circles back from the text drawing of one maze."""
     n = (len(drawing) - 1) // 2
@@ -202,7 +253,8 @@ def _parse_maze(drawing: list[str]) -> maze.Maze:
     return maze.Maze(right, down, circles)  # type: ignore[arg-type]
 
 
-def test_every_maze_round_trips_from_its_text(text: str, rules: Ruleset) -> None:
+def test_every_maze_round_trips_from_its_text(manual: Manual, rules: Ruleset) -> None:
+    text = on_pages(manual, "Maze")
     all_lines = text.splitlines()
     for k, expected in enumerate(rules.maze.mazes, 1):
         start = all_lines.index(f"Maze {k}")

@@ -3,19 +3,25 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from gptnt.manual import ManualPage
 from gptnt.manual._layout import (
+    BODY,
     BOTTOM,
     PAGE_HEIGHT,
     PAGE_WIDTH,
     Bullets,
     Heading,
+    LayoutError,
     LayoutTable,
     PageBreak,
     Paragraph,
     Section,
+    _fits,
+    fit,
     flow,
+    lay_out,
     render,
 )
 
@@ -34,7 +40,7 @@ def test_pages_are_a4_portrait_with_header_and_footer() -> None:
     img = pages[0].image()
     assert img.size == (PAGE_WIDTH, PAGE_HEIGHT)
     assert abs(PAGE_HEIGHT / PAGE_WIDTH - 2**0.5) < 0.01
-    assert pages[0].text.splitlines() == ["Test — Alpha", "Alpha", "Hello there.", "Page 1 of 1"]
+    assert pages[0].text.splitlines() == ["Test — Alpha", "Alpha", "Hello there.", "Page 1"]
 
 
 def test_each_section_starts_a_page_and_page_breaks_are_kept() -> None:
@@ -45,7 +51,34 @@ def test_each_section_starts_a_page_and_page_breaks_are_kept() -> None:
     pages = render(sections, manual_title="T")
     assert [p.title for p in pages] == ["A", "A", "B"]
     assert [p.number for p in pages] == [1, 2, 3]
-    assert "Page 2 of 3" in pages[1].text and "two" in pages[1].text
+    assert "Page 2" in pages[1].text and "two" in pages[1].text
+
+
+def test_planned_pages_are_numbered_as_planned_and_others_follow_on() -> None:
+    sections = [
+        Section("A", (Paragraph("one"), PageBreak(), Paragraph("two")), pages=(9, 10)),
+        Section("B", (Paragraph("three"),), pages=(13,)),
+        Section("C", (Paragraph("four"),)),
+    ]
+    pages = render(sections, manual_title="T")
+    assert [(p.number, p.title) for p in pages] == [(9, "A"), (10, "A"), (13, "B"), (14, "C")]
+    assert pages[1].text.splitlines()[-1] == "Page 10"
+
+
+def test_text_too_long_for_its_page_is_set_smaller_until_it_fits() -> None:
+    long = Section("L", (Paragraph("word " * 1200),), pages=(4,))
+    assert len(flow([long])) == 1 and not _fits(long)  # one block, drawn past the bottom
+    fitted = fit(long)
+    assert _fits(fitted) and 17 <= fitted.blocks[0].size < BODY  # type: ignore[union-attr]
+    listed = Section("M", (Bullets(tuple(f"item {i}" for i in range(60))),), pages=(4,))
+    assert len(flow([listed])) == 2 and len(lay_out([listed])) == 1
+
+
+def test_a_section_off_its_planned_page_count_is_refused() -> None:
+    with pytest.raises(LayoutError, match="'S' takes 1 pages but has 2"):
+        render([Section("S", (Paragraph("short"),), pages=(9, 10))], manual_title="T")
+    with pytest.raises(LayoutError, match="'L' runs over its 1 page"):
+        render([Section("L", (Paragraph("word " * 1600),), pages=(4,))], manual_title="T")
 
 
 def test_a_long_table_is_split_with_its_header_repeated() -> None:

@@ -24,7 +24,7 @@ from gptnt.services.manager.api import EpisodeSpec
 if "solo" not in EpisodeSpec.model_fields:  # the model-player plumbing of the services
     pytest.skip("needs issue 5's edits to services/ (solo, manual, turn records)",
                 allow_module_level=True)  # fmt: skip
-from gptnt.manual import load_manual
+from gptnt.manual import PAPER_PAGES, load_manual
 from gptnt.players.cassette import ChatServer, Script, wire_prefix, write_player_configs
 
 
@@ -110,7 +110,7 @@ def test_the_manual_is_the_experts_first_message_text_then_image(episode) -> Non
         assert first["role"] == "user" and _images(first) == len(manual.pages)
         kinds = [p["type"] for p in first["content"]]
         page_one = next(i for i, p in enumerate(first["content"])
-                        if p.get("type") == "text" and p["text"].startswith("Manual page 1:"))  # fmt: skip
+                        if p.get("type") == "text" and p["text"].startswith(f"Manual page {PAPER_PAGES[0]}:"))  # fmt: skip
         assert kinds[page_one + 1] == "image_url"
     expert = next(p for p in summary["players"] if p["role"] == "expert")
     assert expert["manual"] == manual.identity
@@ -251,7 +251,7 @@ def test_solo_model_holds_both_roles_and_no_expert_plays(tmp_path: Path) -> None
     assert {b["model"] for b in server.received} == {"fake-defuser"}
     first = server.received[0]["messages"]
     assert "send_message" not in first[0]["content"]  # no partner to message
-    assert any(t.startswith("Manual page 1:") for t in _texts(first[1]))
+    assert any(t.startswith(f"Manual page {PAPER_PAGES[0]}:") for t in _texts(first[1]))
     assert _images(first[-1]) >= 1 and len(first) == 3
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from gptnt.errors import ConfigError, PlayerConfigError
+from gptnt.manual import PAPER_PAGES
 from gptnt.players.model import ModelPolicy
 from gptnt.players.scripted import SCRIPTED, OracleExpert
 from gptnt.players.seats import SCRIPTED_NAMES, build_policy, resolve_lineup, resolve_seat
@@ -83,4 +84,4 @@ def test_choices_survive_json_and_build_policies(tmp_path: Path) -> None:
     policy = build_policy(again.model_copy(update={"config": config}))
     assert isinstance(policy, ModelPolicy) and policy.seat == "expert"
     first = policy.conversation.request("hi")
-    assert "Manual page 1" in first.messages[0].parts[1].text
+    assert f"Manual page {PAPER_PAGES[0]}:" in first.messages[0].parts[1].text

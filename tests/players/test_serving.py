@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from gptnt.cli import app
 from gptnt.errors import PlayerConfigError
+from gptnt.manual import PAPER_PAGES
 from gptnt.players.config import load_player_config
 from gptnt.players.serving import vllm_command
 
@@ -40,7 +41,7 @@ def test_dry_run_prints_the_papers_serving_flags(
     assert _flag(command, "--tensor-parallel-size") == "2"
     config = load_player_config(name)
     images = json.loads(_flag(command, "--limit-mm-per-prompt"))["image"]
-    assert images >= 19 + 17  # the generated manual's pages + a Simon/Morse turn's frames
+    assert images >= len(PAPER_PAGES) + 17  # the manual's pages + a Simon/Morse turn's frames
     assert config.input_limit + config.max_tokens <= int(length)  # the window holds a turn
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from gptnt.manual._layout import Block, Bullets, Heading, LayoutTable, Paragraph, Section
+from gptnt.manual._structure import BATTERIES, INDICATORS, page_ref
 from gptnt.manual.modules._words import edgework_condition
 from gptnt.protocol import kind_spec
 from gptnt.rules import Timing
@@ -76,6 +77,11 @@ def section(rules: big_button.ButtonRules) -> Section:
             "button's label may be written in capitals on the module):"
         ),
         Bullets(tuple(items), numbered=True),
+        Paragraph(
+            f"Indicators are described in Appendix A ({page_ref(INDICATORS)}), batteries in "
+            f"Appendix B ({page_ref(BATTERIES)}).",
+            size=22,
+        ),
         Heading("Holding the button", level=2),
         Paragraph(
             "While the button is held down, the strip next to it lights up in one colour. "

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gptnt.manual import _figures as fig
-from gptnt.manual._layout import Block, Heading, PageBreak, Paragraph, Section
+from gptnt.manual._layout import Block, Heading, Paragraph, Section
 from gptnt.protocol import kind_spec
 from gptnt.rules.modules import maze
 
@@ -30,17 +30,8 @@ def section(rules: maze.MazeRules) -> Section:
         Paragraph(
             "Each arrow press moves the white square one cell. The walls are invisible on the "
             f"module: moving into a wall is a strike and the square stays put. {border} "
-            "Reaching the triangle disarms the module. The same mazes are written out as text "
-            "on the next page."
+            "Reaching the triangle disarms the module."
         ),
         fig.maze_grids(mazes),
-        PageBreak(),
-        Heading("The mazes as text", level=2),
-        Paragraph(
-            "Each cell is a dot, O marks a green circle, and the lines | and --- are walls. "
-            "Row 1 is the top row and column 1 the leftmost column.",
-            size=22,
-        ),
-        fig.monospace_panels([(f"Maze {k + 1}", fig.maze_ascii(*m)) for k, m in enumerate(mazes)]),
     ]
     return Section(TITLE, tuple(blocks))

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from gptnt.manual import _venn_figures as venn_fig
-from gptnt.manual._layout import Block, Bullets, Heading, PageBreak, Paragraph, Section
-from gptnt.manual.modules._words import upper_first
+from gptnt.manual._layout import Block, Bullets, Heading, Paragraph, Section
+from gptnt.manual._structure import BATTERIES, PORTS, page_ref
 from gptnt.protocol import kind_spec
 from gptnt.rules.modules import venn
 
@@ -23,16 +23,6 @@ VENN_LETTERS: dict[venn.Instruction, tuple[str, str]] = {
 }
 
 
-def _venn_words(red: bool, blue: bool, star: bool, led: bool) -> str:
-    colour = {
-        (False, False): "no red or blue",
-        (True, False): "red only",
-        (False, True): "blue only",
-        (True, True): "red and blue",
-    }[(red, blue)]
-    return f"{colour} colouring, {'star' if star else 'no star'}, LED {'on' if led else 'off'}"
-
-
 def section(rules: venn.VennRules) -> Section:
     cells = [(*f, VENN_LETTERS[i][0]) for f, i in rules.diagram]
     used = sorted({i for _, i in rules.diagram}, key=list(VENN_LETTERS).index)
@@ -47,29 +37,21 @@ def section(rules: venn.VennRules) -> Section:
             "Treat every wire on its own. Find the region of the diagram that matches it: "
             "inside the Red ellipse if it has red colouring, inside Blue if it has blue, inside "
             "Star if a star shows below it, inside LED if its LED is lit, and outside each "
-            "ellipse whose feature it lacks. Do what the letter there says. Cutting a wire "
-            "that must stay is a strike. The module is disarmed once every wire that should be "
-            "cut has been cut. The next page gives the same letters as a table and in words."
+            "ellipse whose feature it lacks. Do what the letter there says; the grid below the "
+            "diagram gives the same letters. Cutting a wire that must stay is a strike. The "
+            "module is disarmed once every wire that should be cut has been cut."
         ),
         Bullets(tuple(f"{VENN_LETTERS[i][0]}: {VENN_LETTERS[i][1]}" for i in used), size=23),
+        Paragraph(
+            f"Batteries are described in Appendix B ({page_ref(BATTERIES)}), ports in "
+            f"Appendix C ({page_ref(PORTS)}).",
+            size=22,
+        ),
         venn_fig.venn_diagram(
             cells,
             "Venn diagram of four ellipses labelled Red, ★ Star, LED on and Blue, with one "
-            "letter in each region (listed wire by wire on the next page).",
-        ),
-        PageBreak(),
-        Heading("The same diagram as a table", level=2),
-        Paragraph(
-            "Rows: the wire's colouring. Columns: whether a star shows and whether the LED is lit.",
-            size=22,
+            "letter in each region (the grid below lists every region).",
         ),
         venn_fig.venn_grid(cells),
-        Bullets(
-            tuple(
-                f"{upper_first(_venn_words(*f))}: {VENN_LETTERS[i][0]} ({VENN_LETTERS[i][1]})."
-                for f, i in rules.diagram
-            ),
-            size=22,
-        ),
     ]
     return Section(TITLE, tuple(blocks))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from gptnt.manual import _figures as fig
 from gptnt.manual._layout import Block, Bullets, Heading, LayoutTable, PageBreak, Paragraph, Section
+from gptnt.manual._structure import PARTS
 from gptnt.protocol import kind_spec
 from gptnt.rules.modules import whos_on_first
 
@@ -38,9 +39,9 @@ def section(rules: whos_on_first.WhosOnFirstRules) -> Section:
                     "the six buttons to read."
                 ),
                 (
-                    "Step 2: find the word written on that button in the lists on the next "
-                    "page. Go along its list and press the first word that is on one of the six "
-                    "buttons."
+                    f"Step 2: find the word written on that button in the lists on page "
+                    f"{PARTS['WhosOnFirst'].pages[-1]}. Go along its list and press the first "
+                    "word that is on one of the six buttons."
                 ),
                 "Repeat with the new display and buttons until all three rounds are done.",
             ),
@@ -52,23 +53,23 @@ def section(rules: whos_on_first.WhosOnFirstRules) -> Section:
         Heading("Step 1: which button to read", level=2),
         fig.display_positions(entries, POSITION_NAMES),
     ]
-    # Step 2, one page per button word group (the six buttons always come from one group).
-    grouped = [[(w, o) for w, o in lists if w in group] for group in rules.button_groups]
-    grouped.append([(w, o) for w, o in lists if not any(w in g for g in rules.button_groups)])
-    for k, group_lists in enumerate(g for g in grouped if g):
-        blocks += [
-            PageBreak(),
-            Heading(f"Step 2: which button to press ({'continued' if k else 'part 1'})", level=2),
-            Paragraph(
-                "Find the word you read in step 1 in the left column. Go along its list "
-                "from the left and press the first word that is on one of the buttons.",
-                size=22,
-            ),
-            LayoutTable(
-                ("Button read", "Words to look for, in order"),
-                tuple((word, ", ".join(order)) for word, order in group_lists),
-                weights=(1, 4.6),
-                size=21,
-            ),
-        ]
+    # Step 2 on the second page: every list, grouped by the button words it is for (the six
+    # buttons always come from one group), one line each as on the official page.
+    grouped = [w for group in rules.button_groups for w, _ in lists if w in group]
+    grouped += [w for w, _ in lists if w not in grouped]
+    blocks += [
+        PageBreak(),
+        Heading("Step 2: which button to press", level=2),
+        Paragraph(
+            "Find the word you read in step 1 in the left column. Go along its list "
+            "from the left and press the first word that is on one of the buttons.",
+            size=22,
+        ),
+        LayoutTable(
+            ("Button read", "Words to look for, in order"),
+            tuple((word, ", ".join(rules.priority[word])) for word in grouped),
+            weights=(1, 7),
+            size=18,
+        ),
+    ]
     return Section(TITLE, tuple(blocks))
