@@ -46,9 +46,10 @@ def test_the_golden_is_the_structure_the_paper_read() -> None:
         rows = [row for row in GOLDEN if row["number"] in part.pages]
         assert [r["official"] for r in rows] == [part.official] * len(part.pages)
         assert [r["title"] for r in rows] == [our_title(part.key)] * len(part.pages)
-    # every module kind has its pages, in the registry's (= the official manual's) order
+    # the eleven vanilla kinds have their pages, in the registry's (= the official manual's)
+    # order; a kind added to the registry later would follow the appendices
     modules = [p.key for p in STRUCTURE if p.key not in OURS]
-    assert modules == [k.name for k in KINDS]
+    assert len(modules) == 11 and modules == [k.name for k in KINDS][:11]
     assert [len(PARTS[k].pages) for k in ("WhosOnFirst", "Venn", "Maze")] == [2, 1, 1]
 
 
