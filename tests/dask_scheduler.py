@@ -23,13 +23,14 @@ def _free_port() -> int:
 
 
 @contextmanager
-def dask_scheduler(timeout_s: float = 60.0) -> Iterator[str]:
-    """Yield the address (``tcp://127.0.0.1:PORT``) of a scheduler once it accepts."""
+def dask_scheduler(timeout_s: float = 60.0, **policy: str) -> Iterator[str]:
+    """Yield the address (``tcp://127.0.0.1:PORT``) of a scheduler once it accepts; ``policy``
+    overrides variables of ``SCHEDULER_ENV`` by name."""
     port = _free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
          "--port", str(port), "--no-dashboard"],
-        env={**os.environ, **SCHEDULER_ENV}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        env={**os.environ, **SCHEDULER_ENV, **policy}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )  # fmt: skip
     try:
         end = time.monotonic() + timeout_s
