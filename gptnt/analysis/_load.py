@@ -335,7 +335,7 @@ def _episode(
             turns.append(event)
         elif isinstance(event, GameStep):
             steps.append(event)
-        else:
+        elif isinstance(event, EpisodeEnded):
             ended = event
     summary = read_summary(folder, tally=tally)
     return RecordedEpisode(run, folder, key, attempt, max(attempts, 1), status, started, summary,

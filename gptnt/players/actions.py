@@ -22,6 +22,9 @@ from gptnt.vision import SetOfMarks
 ActionKindName = Literal["interact_game", "send_message", "do_nothing"]
 InteractionMethod = Literal["set-of-marks", "coordinates"]
 CoordinateSystem = Literal["absolute", "scaled", "relative"]
+OutputFormat = Literal["react", "tool"]
+"""How a model answers with its action: ``react`` (text: ``<thoughts>`` then ``<action>`` JSON,
+the paper's format) or ``tool`` (a typed tool call, one tool per action kind)."""
 
 LOCATED_ACTIONS: frozenset[str] = frozenset(n for n, k in MODEL_ACTIONS.items() if k.needs_point)
 """Actions that need a location; every other action takes none."""

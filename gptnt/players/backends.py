@@ -28,7 +28,7 @@ import ipaddress
 import math
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -48,6 +48,9 @@ from gptnt.players.conversation import (
     ChatRequest,
     ImagePart,
     TextPart,
+    Thought,
+    ToolCall,
+    ToolSpec,
 )
 from gptnt.players.providers import (
     BASE_URL_ENV,
@@ -60,7 +63,7 @@ from gptnt.resources import configs_dir
 
 if TYPE_CHECKING:
     from pydantic_ai import messages as pm
-    from pydantic_ai.models import Model
+    from pydantic_ai.models import Model, ModelRequestParameters
 
 OFFLINE_ENV = "GPTNT_OFFLINE"
 PRICES_PATH = configs_dir() / "prices.yaml"
@@ -156,12 +159,15 @@ class CallRecord(BaseModel):
 @dataclass(frozen=True)
 class ModelReply:
     """The model's text as kept (empty on failure; valid Unicode, at most ``OUTPUT_CAP_CHARS``
-    characters) and the call's record.
+    characters) and the call's record; its tool calls (a request with ``tools``) and the
+    provider's own thinking, each scrubbed of the player's secrets like the text.
     """
 
     text: str
     finish_reason: str | None
     record: CallRecord
+    tool_calls: tuple[ToolCall, ...] = ()
+    thinking: tuple[Thought, ...] = ()
 
     @property
     def failure(self) -> Failure | None:
@@ -210,16 +216,23 @@ class ModelBackend:
         prices = load_prices() if prices is None else prices
         self._price = prices.get(config.model_name)
         self._settings = provider_settings(config)
+        self._thinking_budget = thinking_budget(config)
         url = config.base_url or env_base_url(config)
         secrets = {s for s in (key, *url_secrets(url)) if len(s) >= 4 and s != NO_KEY}
         self._secrets = tuple(sorted(secrets, key=len, reverse=True))
 
     async def complete(
-        self, request: ChatRequest, *, deadline_s: float | None = None
+        self,
+        request: ChatRequest,
+        *,
+        deadline_s: float | None = None,
+        max_tokens: int | None = None,
     ) -> ModelReply:
         """Send one request within ``deadline_s`` wall seconds (every attempt and every wait
         between attempts; default: the player's whole ``turn_timeout_s``, as outside an
-        episode); never raises for the provider's failures.
+        episode); never raises for the provider's failures. ``max_tokens``: this call's output
+        cap instead of the config's (the reflection's); a request with ``tools`` must be
+        answered with one of them (pydantic-ai's output tools, ``tool_choice`` required).
 
         Attempts are ours, not the SDK's (its own retries are off): a transient failure (429,
         408, 409, 5xx, no answer, a body that is not the API's) is tried again, up to
@@ -231,6 +244,10 @@ class ModelBackend:
         start = time.monotonic()
         end = start + budget
         messages = to_pydantic_ai(request)
+        settings = self._settings
+        if max_tokens is not None:
+            settings = {**settings, "max_tokens": max_tokens + self._thinking_budget}
+        parameters = _parameters(request.tools)
         statuses: list[int | None] = []
         failed: _Failure | None = None
         for attempt in range(self.config.transport_retries + 1):
@@ -239,7 +256,7 @@ class ModelBackend:
                 break
             try:
                 async with asyncio.timeout(left):
-                    response = await _request(self._model, messages, self._settings, left)
+                    response = await _request(self._model, messages, settings, parameters, left)
             except TimeoutError:
                 failed = _Failure("provider_error", f"no answer within the call's {budget:g} s")
             except Exception as err:  # every failure of the call is a reply
@@ -272,6 +289,14 @@ class ModelBackend:
         parts = getattr(response, "parts", [])
         raw = "".join(p.content for p in parts if getattr(p, "part_kind", "") == "text")
         kept = keep(self._scrub(raw))
+        calls = tuple(
+            ToolCall(p.tool_name, _scrubbed_args(p.args, self._scrub))
+            for p in parts if getattr(p, "part_kind", "") == "tool-call"
+        )  # fmt: skip
+        thinking = tuple(
+            Thought(keep(self._scrub(p.content)).text, p.signature, p.provider_name, p.id)
+            for p in parts if getattr(p, "part_kind", "") == "thinking" and p.content
+        )  # fmt: skip
         text = kept.text
         got = response.usage
         usage = Usage(
@@ -293,7 +318,7 @@ class ModelBackend:
             output_chars=kept.original_chars,
             attempts=statuses,
         )
-        return ModelReply(text, finish, record)
+        return ModelReply(text, finish, record, calls, thinking)
 
     def _scrub(self, text: str) -> str:
         """``text`` without this player's own secrets (its key, its URL's password): a server
@@ -387,13 +412,59 @@ def _retry_after(err: Exception) -> float | None:
 
 
 async def _request(
-    model: Model, messages: list[pm.ModelMessage], settings: dict[str, object], left: float
+    model: Model,
+    messages: list[pm.ModelMessage],
+    settings: dict[str, object],
+    parameters: ModelRequestParameters | None,
+    left: float,
 ) -> pm.ModelResponse:
     """One attempt, with the SDK's own retries off and its timeout the time left."""
     from pydantic_ai.direct import model_request
 
     attempt = {**settings, "timeout": left, "max_retries": 0}
-    return await model_request(model, messages, model_settings=attempt)  # type: ignore[arg-type]
+    return await model_request(
+        model,
+        messages,
+        model_settings=attempt,  # type: ignore[arg-type]
+        model_request_parameters=parameters,
+    )
+
+
+def _parameters(tools: tuple[ToolSpec, ...]) -> ModelRequestParameters | None:
+    """The request's tools as pydantic-ai output tools, a call of one of them required (no
+    text answer); ``None`` for a text answer (pydantic-ai's default)."""
+    if not tools:
+        return None
+    from pydantic_ai.models import ModelRequestParameters
+    from pydantic_ai.tools import ToolDefinition
+
+    definitions = [
+        ToolDefinition(name=t.name, description=t.description,
+                       parameters_json_schema=t.parameters, strict=False, kind="output")
+        for t in tools
+    ]  # fmt: skip
+    return ModelRequestParameters(
+        output_mode="tool", output_tools=definitions, allow_text_output=False
+    )
+
+
+def _scrubbed_args(args: object, scrub: Callable[[str], str]) -> dict[str, object] | str:
+    """A tool call's arguments with the player's secrets removed from every text in them."""
+    if isinstance(args, str):
+        return keep(scrub(args)).text
+    if not isinstance(args, dict):
+        return {}
+
+    def clean(value: object) -> object:
+        if isinstance(value, str):
+            return scrub(value)
+        if isinstance(value, dict):
+            return {str(k): clean(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [clean(v) for v in value]
+        return value
+
+    return {str(k): clean(v) for k, v in args.items()}
 
 
 def to_pydantic_ai(request: ChatRequest) -> list[pm.ModelMessage]:
@@ -406,7 +477,12 @@ def to_pydantic_ai(request: ChatRequest) -> list[pm.ModelMessage]:
     system_sent = False
     for message in request.messages:
         if isinstance(message, AssistantMessage):
-            out.append(pm.ModelResponse(parts=[pm.TextPart(content=message.text)]))
+            thoughts: list[pm.ModelResponsePart] = [
+                pm.ThinkingPart(content=t.text, id=t.id, signature=t.signature,
+                                provider_name=t.provider_name)
+                for t in message.thinking
+            ]  # fmt: skip
+            out.append(pm.ModelResponse(parts=[*thoughts, pm.TextPart(content=message.text)]))
             continue
         parts: list[pm.ModelRequestPart] = []
         if not system_sent:
@@ -432,12 +508,20 @@ THINKING_BUDGET_PROVIDERS = ("anthropic", "google")
 reasoning effort, vLLM's chat template) take only the effort level of ``thinking``."""
 
 
+def thinking_budget(config: PlayerConfig) -> int:
+    """The tokens added to a call's output cap for thinking (``thinking_budget`` where the
+    provider takes one, else 0): the answer keeps its own cap."""
+    if config.provider not in THINKING_BUDGET_PROVIDERS:
+        return 0
+    return config.thinking_budget or 0
+
+
 def provider_settings(config: PlayerConfig) -> dict[str, object]:
     """The pydantic-ai model settings a config sends with every request."""
-    budget = config.thinking_budget if config.provider in THINKING_BUDGET_PROVIDERS else None
+    budget = thinking_budget(config)
     settings: dict[str, object] = {
         # A thinking budget is spent out of the output tokens: the answer keeps its own cap.
-        "max_tokens": config.max_tokens + (budget or 0),
+        "max_tokens": config.max_tokens + budget,
         # Our system prompt goes out exactly as written, identical on every request.
         "framing_announcement": "never",
     }

@@ -24,7 +24,7 @@ from pydantic import (
 from gptnt.bounded import IMAGE_SIDE, MAX_COUNT, MAX_SECONDS, read_yaml
 from gptnt.endpoints import scrub_url, url_problem
 from gptnt.errors import PlayerConfigError, UnknownPlayerError, UnreadableError, first_problem
-from gptnt.players.actions import CoordinateSystem, Interaction, InteractionMethod
+from gptnt.players.actions import CoordinateSystem, Interaction, InteractionMethod, OutputFormat
 from gptnt.players.clock import TOKENS_FIRST_TOKEN_S, TOKENS_SECONDS_PER_TOKEN
 from gptnt.players.providers import provider_problem
 from gptnt.records import PlayerIdentity
@@ -34,6 +34,8 @@ CONFIGS_DIR = configs_dir() / "players"
 """The packaged ``configs/players/`` folder."""
 
 Thinking = Literal["off", "minimal", "low", "medium", "high", "max"] | None
+MAX_PREVIOUS_FRAMES = 16
+"""The most earlier turns whose last frame a Defuser may be shown (the mod's ring buffer)."""
 
 
 ImageSide = Annotated[int, Field(ge=IMAGE_SIDE[0], le=IMAGE_SIDE[1])]
@@ -105,6 +107,30 @@ class PlayerConfig(BaseModel):
     (``<execution-feedback>``, ``gptnt.players.feedback``): GPTNT's NOBF ("naughty output
     behaviour feedback", its ``enable_nobf_generation``, on by default). ``false``: the problems
     are still recorded in the turn's ``errors``, but the model is never told."""
+    output: OutputFormat = "react"
+    """How the action comes back: ``react``, the paper's text format (reasoning in
+    ``<thoughts>``, the command as JSON in ``<action>``), or ``tool``, a typed tool call (one
+    function tool per action kind, its arguments the command's ``data``; any text beside it is
+    the reasoning). GPTNT's ``structured_output_mode`` (``null`` vs ``tool``). Both are read by
+    the same rules (``gptnt.players.parsing``): an invalid action gets the same feedback and
+    counts the same way; an answer in text with no tool call is ``no_action``."""
+    previous_frames: int = Field(1, ge=0, le=MAX_PREVIOUS_FRAMES)
+    """How many earlier turns' last frame the Defuser is shown again, unmarked, with the newest
+    one (GPTNT's ``preserve_last_frame_for_n_turns``; 1 in its configs, and ours). Older
+    turns' images are never resent: their place in the history says they are no longer
+    shown. 0: only the newest frame (and a Simon/Morse sequence)."""
+    keep_thinking: bool = False
+    """Send the provider's own thinking (its reasoning parts, with their signatures) back in
+    the history of later requests. ``false``: only the answer's text is kept, as before
+    (GPTNT keeps whatever its history holds). Needs ``thinking`` on."""
+    reflection: bool = False
+    """After a game that ended on the bomb (solved, strike-out, time-out), ask the model one
+    more time how it went (GPTNT's reflection step: the outcome in a sentence, then the
+    questions of ``prompts/reflection*.md``, as the last user turn of its history). The answer
+    is recorded (``ReflectionEvent``), never sent to the partner, and costs one call: its
+    tokens and cost count in the episode's; it gets a turn's deadline. Off by default."""
+    reflection_max_tokens: int = Field(5000, gt=0, le=MAX_COUNT)
+    """Output token cap of the reflection call (GPTNT: 5000, over its 1000 for a turn)."""
     interaction: InteractionMethod = "set-of-marks"
     coordinates: CoordinateSystem = "absolute"
     """For ``interaction: coordinates``: absolute pixels, scaled 0–1000, or relative 0–1."""
@@ -176,6 +202,15 @@ class PlayerConfig(BaseModel):
         if self.chat_template_kwargs and self.provider != "vllm":
             raise ValueError(
                 "chat_template_kwargs: only a vllm: model's chat template takes them; drop it"
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _thinking_to_keep(self) -> PlayerConfig:
+        if self.keep_thinking and self.thinking == "off":
+            raise ValueError(
+                "keep_thinking: thinking is off, so there is no thinking to keep; drop "
+                "keep_thinking or set thinking to an effort level"
             )
         return self
 

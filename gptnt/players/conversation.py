@@ -76,12 +76,44 @@ class UserMessage:
 
 
 @dataclass(frozen=True)
+class Thought:
+    """A provider's own thinking part of a reply, kept to be sent back (``keep_thinking``): its
+    text and what the provider needs to accept it again (Anthropic's signature)."""
+
+    text: str
+    signature: str | None = None
+    provider_name: str | None = None
+    id: str | None = None
+
+
+@dataclass(frozen=True)
 class AssistantMessage:
     text: str
     role: Literal["assistant"] = "assistant"
+    thinking: tuple[Thought, ...] = ()
+    """The reply's thinking, sent back before its text (empty unless ``keep_thinking``)."""
 
 
 Message = UserMessage | AssistantMessage
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """A tool the model may answer with (``output: tool``): its name, what it is for, and the
+    JSON schema of its arguments."""
+
+    name: str
+    description: str
+    parameters: dict[str, object] = field(repr=False)
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """A tool call in a reply: the tool's name and its arguments, as the provider sent them
+    (a JSON object, or its text when the provider passes the text on)."""
+
+    name: str
+    args: dict[str, object] | str
 
 
 @dataclass(frozen=True)
@@ -90,6 +122,8 @@ class ChatRequest:
 
     system: str
     messages: tuple[Message, ...]
+    tools: tuple[ToolSpec, ...] = ()
+    """The tools the answer must be one call of (empty: a text answer)."""
 
 
 @dataclass(frozen=True)
@@ -170,7 +204,7 @@ def estimate(parts: Sequence[Part | Message] | Message, tokens_per_image: int) -
     total = 0
     for item in parts:
         if isinstance(item, AssistantMessage):
-            total += _text_tokens(item.text)
+            total += _text_tokens(item.text) + sum(_text_tokens(t.text) for t in item.thinking)
         elif isinstance(item, UserMessage):
             total += estimate(item.parts, tokens_per_image)
         elif isinstance(item, TextPart):
@@ -192,13 +226,14 @@ class _Turn:
     text: str
     had_images: bool
     reply: str | None = None
+    thinking: tuple[Thought, ...] = ()
 
     def messages(self) -> tuple[Message, ...]:
         parts: tuple[Part, ...] = (TextPart(self.text),)
         if self.had_images:
             parts += (TextPart(IMAGES_DROPPED_NOTE),)
         reply = self.reply if self.reply else "(no response)"
-        return (UserMessage(parts), AssistantMessage(reply))
+        return (UserMessage(parts), AssistantMessage(reply, thinking=self.thinking))
 
 
 class Conversation:
@@ -212,8 +247,10 @@ class Conversation:
         page_height: int | None = None,
         budget: TokenBudget | None = None,
         cache_points: bool = False,
+        tools: Sequence[ToolSpec] = (),
     ) -> None:
         self.system = system
+        self.tools = tuple(tools)
         self.budget = budget
         self.cache_points = cache_points
         self._manual = _manual_message(manual, page_height, cache_points) if manual else None
@@ -235,12 +272,13 @@ class Conversation:
         self._pending = _Turn(text, bool(attachments))
         newest = self._newest(text, attachments)
         self._truncate(newest)
-        request = ChatRequest(self.system, (*self._pinned(), *self._history(), newest))
+        request = ChatRequest(self.system, (*self._pinned(), *self._history(), newest), self.tools)
         self._last_estimate = self._estimate_request(request)
         return request
 
-    def record(self, reply: str | None) -> None:
-        """Append the model's raw reply (possibly cut off by the token cap) to the pending turn.
+    def record(self, reply: str | None, thinking: Sequence[Thought] = ()) -> None:
+        """Append the model's raw reply (possibly cut off by the token cap) to the pending turn,
+        with the thinking to send back before it (``keep_thinking``; none by default).
 
         ``None`` (the call failed) keeps the turn with a placeholder reply, so the history still
         alternates and the turn's feedback and messages stay in context.
@@ -248,6 +286,7 @@ class Conversation:
         if self._pending is None:
             raise RuntimeError("Conversation.record called with no pending turn")
         self._pending.reply = reply
+        self._pending.thinking = tuple(thinking)
         self._turns.append(self._pending)
         self._pending = None
 
@@ -366,6 +405,7 @@ def _atoms(request: ChatRequest) -> list[_Atom]:
     for message in request.messages:
         atoms.append(("role", message.role))
         if isinstance(message, AssistantMessage):
+            atoms += [("text", thought.text) for thought in message.thinking]
             atoms.append(("text", message.text))
             continue
         for part in message.parts:

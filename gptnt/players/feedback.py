@@ -17,6 +17,7 @@ IssueCode = Literal[
     # skipping: the turn became do-nothing
     "empty_output",
     "no_action",
+    "no_tool_call",
     "unparseable_action",
     "invalid_action",
     "action_not_allowed",
@@ -65,6 +66,11 @@ ISSUES: dict[IssueCode, IssueText] = {
         True,
         "Your previous response contained no action, so that turn was skipped. Every response "
         "ends with exactly one action inside <action></action>.",
+    ),
+    "no_tool_call": IssueText(
+        True,
+        "Your previous response called none of the command tools, so that turn was skipped. "
+        "Every response calls exactly one command tool.",
     ),
     "unparseable_action": IssueText(
         True,

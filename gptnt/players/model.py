@@ -4,7 +4,8 @@ One ``decide`` is one turn, in GPTNT's order (with its defects fixed):
 
 1. the turn's text: last turn's ``<execution-feedback>`` (solo players get it too), then the
    partner's messages, attributed, or ``<no-new-messages/>``;
-2. the Defuser's images: previous frame unmarked, Simon/Morse sequence, newest frame marked;
+2. the Defuser's images: the last frame of each of the previous ``previous_frames`` turns
+   unmarked, Simon/Morse sequence, newest frame marked;
 3. one model call (``ModelBackend``) with the conversation's request;
 4. the reply is parsed into one action; its issues go into the ``Decision`` (``play_turn``
    resolves the action against this turn's marks, records the issues and tells them back next
@@ -15,6 +16,8 @@ One ``decide`` is one turn, in GPTNT's order (with its defects fixed):
 
 from __future__ import annotations
 
+import dataclasses
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -37,16 +40,24 @@ from gptnt.players.conversation import (
 )
 from gptnt.players.feedback import Issue, feedback_text
 from gptnt.players.observation import SEQUENCE_LENGTH, observe
-from gptnt.players.parsing import parse_output
+from gptnt.players.parsing import ParsedOutput, parse_output
 from gptnt.players.policy import Decision, TurnInput
 from gptnt.players.prompts import (
     ACTORS,
     READERS,
     TALKERS,
     PromptSpec,
+    ReflectedOutcome,
     Seat,
     allowed_kinds,
+    reflection_prompt,
     system_prompt,
+)
+from gptnt.players.tool_actions import (
+    action_tools,
+    history_text,
+    read_history_text,
+    read_tool_reply,
 )
 from gptnt.protocol import Mode
 
@@ -85,7 +96,12 @@ class ModelPolicy:
         self.seat = seat
         self.interaction = config.interaction_spec
         self.backend = backend or ModelBackend(config)
-        spec = PromptSpec(seat, mode, self.interaction, step_seconds, config.max_tokens)
+        spec = PromptSpec(
+            seat, mode, self.interaction, step_seconds, config.max_tokens, config.output
+        )
+        tools = (
+            action_tools(allowed_kinds(seat), self.interaction) if config.output == "tool" else ()
+        )
         budget = (
             TokenBudget(config.input_limit, config.tokens_per_image) if config.input_limit else None
         )
@@ -96,8 +112,9 @@ class ModelPolicy:
             page_height=max(config.image_size),
             budget=budget,
             cache_points=self.backend.cache_points,
+            tools=tools,
         )
-        self._previous: np.ndarray | None = None
+        self._previous: deque[np.ndarray] = deque(maxlen=config.previous_frames)
 
     async def decide(self, turn: TurnInput, *, given: Given | None = None) -> Decision:
         """One turn; ``given``: its output is fixed (a restored or replaced turn of a
@@ -119,7 +136,7 @@ class ModelPolicy:
                 image_size=self.config.image_size,
             )
             attachments = seen.attachments
-            self._previous = seen.newest
+            self._previous.append(seen.newest)
         request = self.conversation.request(text, attachments)
         if given is not None:
             return self._given(given, attachments)
@@ -140,19 +157,43 @@ class ModelPolicy:
             issue = Issue("provider_error", _failure_detail(call))
             return Decision(DoNothing(), "", (issue,), call=call, shown=attachments,
                             request=request)  # fmt: skip
-        self.conversation.record(reply.text)
+        text = reply.text
+        if self.config.output == "tool":
+            parsed = read_tool_reply(
+                reply.tool_calls, reply.text, allowed=allowed_kinds(self.seat),
+                interaction=self.interaction, finish_reason=reply.finish_reason,
+            )  # fmt: skip
+            text = history_text(reply.tool_calls, reply.text)
+        else:
+            parsed = self._parse(text, reply.finish_reason)
+        self.conversation.record(text, reply.thinking if self.config.keep_thinking else ())
         self.conversation.calibrate(call.usage.input_tokens)
-        parsed = parse_output(
-            reply.text, allowed=allowed_kinds(self.seat), method=self.interaction.method,
-            finish_reason=reply.finish_reason,
-        )  # fmt: skip
         issues = parsed.issues
         if call.output_cut:
             cap = (call.output_chars, OUTPUT_CAP_CHARS)
             issues = (Issue("output_capped", "{:,} characters; the first {:,}".format(*cap)),)
             issues += parsed.issues
-        return Decision(parsed.action, reply.text, issues, call=call, shown=attachments,
+        return Decision(parsed.action, text, issues, call=call, shown=attachments,
                         request=request)  # fmt: skip
+
+    def _parse(self, text: str, finish_reason: str | None) -> ParsedOutput:
+        return parse_output(
+            text, allowed=allowed_kinds(self.seat), method=self.interaction.method,
+            finish_reason=finish_reason,
+        )  # fmt: skip
+
+    async def reflect(self, outcome: ReflectedOutcome) -> Reflected:
+        """The reflection step (``PlayerConfig.reflection``): one more call after the game, its
+        history then the outcome and the questions (``prompts/reflection.yaml``) as a last
+        user turn, answered in text (no tools) within ``reflection_max_tokens`` and the turn's
+        call deadline. The turn is not kept in the history, and the answer goes to no one."""
+        text = reflection_prompt(self.seat, outcome)
+        request = dataclasses.replace(self.conversation.request(text), tools=())
+        self.conversation.drop()
+        reply = await self.backend.complete(
+            request, deadline_s=self.call_s, max_tokens=self.config.reflection_max_tokens
+        )
+        return Reflected(reply.text, reply.finish_reason, reply.record, request)
 
     def _refused(
         self, shown: tuple[Attachment, ...], call: CallRecord | None, request: ChatRequest | None
@@ -174,11 +215,24 @@ class ModelPolicy:
             issue = Issue("provider_error", UNREACHABLE)
             return Decision(DoNothing(), "", (issue,), shown=shown)
         self.conversation.record(given.text)
-        parsed = parse_output(
-            given.text, allowed=allowed_kinds(self.seat), method=self.interaction.method,
-            finish_reason="stop",
-        )  # fmt: skip
+        if self.config.output == "tool":
+            parsed = read_history_text(
+                given.text, allowed=allowed_kinds(self.seat), interaction=self.interaction
+            )
+        else:
+            parsed = self._parse(given.text, "stop")
         return Decision(parsed.action, given.text, parsed.issues, shown=shown)
+
+
+@dataclass(frozen=True)
+class Reflected:
+    """A reflection step's answer (``ModelPolicy.reflect``): the text ("" if the call failed),
+    the call, and the request sent."""
+
+    text: str
+    finish_reason: str | None
+    call: CallRecord
+    request: ChatRequest
 
 
 @dataclass(frozen=True)

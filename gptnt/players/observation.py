@@ -1,7 +1,8 @@
 """What the Defuser is shown each turn (paper §4.2.1, D.3, D.4).
 
-- the last frame of its previous turn, *without* marks, so it can see what its previous
-  command changed;
+- the last frame of each of its previous turns, up to the config's ``previous_frames``
+  (1 by default, GPTNT's ``preserve_last_frame_for_n_turns``), oldest first and *without*
+  marks, so it can see what its previous commands changed;
 - for Simon Says and Morse Code, whose information blinks, the recent frames of the buffer,
   oldest first (four seconds at 0.25 s apart), so a whole cycle is visible;
 - the newest frame, with set-of-marks labels when the player uses marks.
@@ -30,6 +31,7 @@ SEQUENCE_LENGTH = 16
 
 _CAPTIONS = {
     "previous": "The last picture of your previous turn (no markers):",
+    "earlier": "The last picture of your turn {k} turns ago (no markers):",
     "sequence": "Recent picture {i} of {n}, oldest first, 0.25 s of game time apart:",
     "newest_marked": "The newest picture, with location markers (your command acts on this):",
     "newest": "The newest picture (your command acts on this):",
@@ -52,7 +54,7 @@ def observe(
     marks: SetOfMarks | None,
     kind: ModuleKind | None,
     *,
-    previous: np.ndarray | None,
+    previous: Sequence[np.ndarray],
     image_size: tuple[int, int],
     sequence_length: int = SEQUENCE_LENGTH,
 ) -> ModelObservation:
@@ -61,15 +63,17 @@ def observe(
     ``frames`` are the buffer's frames oldest first (H×W×3 uint8, top-down); ``marks`` the
     set-of-marks of the newest frame (``None``: none drawn, e.g. a coordinates player);
     ``kind`` the module zoomed into (``None`` when zoomed out: Simon and Morse get the
-    sequence); ``previous`` the newest frame of the previous turn, if any; ``image_size`` the
+    sequence); ``previous`` the newest frame of each earlier turn still shown, oldest first
+    (empty: none); ``image_size`` the
     model's ``(width, height)``.
     """
     if not frames:
         raise ValueError("observe needs at least one frame")
     newest = np.ascontiguousarray(frames[-1][..., :3])
     attachments: list[Attachment] = []
-    if previous is not None:
-        attachments.append(Attachment(_CAPTIONS["previous"], _png(previous, image_size)))
+    for back, frame in zip(range(len(previous), 0, -1), previous, strict=True):
+        caption = _CAPTIONS["previous"] if back == 1 else _CAPTIONS["earlier"].format(k=back)
+        attachments.append(Attachment(caption, _png(frame, image_size)))
     if kind in MOTION_KINDS and len(frames) > 1:
         earlier = list(frames[-sequence_length:-1])
         count = len(earlier) + 1

@@ -97,6 +97,32 @@ def parse_output(
         return ParsedOutput(DoNothing(), None, (Issue("unparseable_action", detail),))
 
 
+def parse_command(
+    value: object,
+    *,
+    allowed: Collection[ActionKindName] = ALL_KINDS,
+    method: InteractionMethod = "set-of-marks",
+) -> ParsedOutput:
+    """One command already out of its text (a tool call's ``{"result": {"kind", "data"}}``),
+    read by the same rules as a command inside ``<action>``: the same issues, the same skips.
+    ``value`` may be the command's JSON text, repaired as an ``<action>``'s would be."""
+    parse = _Parse("", allowed, method, truncated=False)
+    try:
+        if isinstance(value, str):
+            reading = parse.read(scrub(value))
+            if reading is None:
+                return parse.fail("unparseable_action")
+            value = reading.value
+        action = parse.interpret(_scrubbed(value))  # type: ignore[arg-type]
+    except Exception as err:  # the parser's promise, as parse_output's
+        return ParsedOutput(
+            DoNothing(), None, (Issue("unparseable_action", f"internal {type(err).__name__}"),)
+        )
+    if isinstance(action, Issue):
+        return parse.fail(action.code, action.detail)
+    return ParsedOutput(action, None, tuple(parse.issues))
+
+
 @dataclass
 class _Block:
     kind: str

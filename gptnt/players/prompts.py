@@ -17,8 +17,17 @@ from pathlib import Path
 from string import Template
 from typing import Literal, get_args
 
-from gptnt.errors import ConfigError
-from gptnt.players.actions import SCALED_MAX, ActionKindName, Interaction, InteractionMethod
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from gptnt.bounded import read_yaml
+from gptnt.errors import ConfigError, UnreadableError, first_problem
+from gptnt.players.actions import (
+    SCALED_MAX,
+    ActionKindName,
+    Interaction,
+    InteractionMethod,
+    OutputFormat,
+)
 from gptnt.protocol import MODES, Mode
 from gptnt.resources import prompts_dir
 
@@ -56,12 +65,16 @@ class Component:
     seats: frozenset[Seat] | None = None
     modes: frozenset[Mode] | None = None
     methods: frozenset[InteractionMethod] | None = None
+    outputs: frozenset[OutputFormat] | None = None
 
-    def applies(self, seat: Seat, mode: Mode, method: InteractionMethod) -> bool:
+    def applies(
+        self, seat: Seat, mode: Mode, method: InteractionMethod, output: OutputFormat = "react"
+    ) -> bool:
         return (
             (self.seats is None or seat in self.seats)
             and (self.modes is None or mode in self.modes)
             and (self.methods is None or method in self.methods)
+            and (self.outputs is None or output in self.outputs)
         )
 
 
@@ -76,6 +89,8 @@ _XY: frozenset[InteractionMethod] = frozenset({"coordinates"})
 _SYNC: frozenset[Mode] = frozenset({"sync"})
 _ASYNC: frozenset[Mode] = frozenset({"async"})
 _DEFUSER_SOM = _s("defuser")
+_REACT: frozenset[OutputFormat] = frozenset({"react"})
+_TOOL: frozenset[OutputFormat] = frozenset({"tool"})
 
 COMPONENTS: tuple[Component, ...] = (
     # scenario
@@ -87,7 +102,8 @@ COMPONENTS: tuple[Component, ...] = (
     Component("role_solo.md", _s("solo")),
     Component("role_solo_no_manual.md", _s("solo-no-manual")),
     # reasoning
-    Component("reasoning.md"),
+    Component("reasoning.md", outputs=_REACT),
+    Component("reasoning_tool.md", outputs=_TOOL),
     # mechanics
     Component("mechanics_manual.md", READERS),
     Component("mechanics_expert.md", _s("expert")),
@@ -102,7 +118,8 @@ COMPONENTS: tuple[Component, ...] = (
     Component("turn_input_messages.md", TALKERS),
     Component("turn_input_frames.md", ACTORS),
     # commands
-    Component("commands.md"),
+    Component("commands.md", outputs=_REACT),
+    Component("commands_tool.md", outputs=_TOOL),
     Component("command_do_nothing.md"),
     Component("command_send_message.md", TALKERS),
     Component("command_interact.md", ACTORS),
@@ -120,7 +137,8 @@ COMPONENTS: tuple[Component, ...] = (
     Component("requirements_communication_expert.md", _s("expert")),
     Component("requirements_completion_defuser.md", ACTORS),
     Component("requirements_completion_expert.md", _s("expert")),
-    Component("requirements_format.md"),
+    Component("requirements_format.md", outputs=_REACT),
+    Component("requirements_format_tool.md", outputs=_TOOL),
 )
 
 _COORDINATE_HELP = {
@@ -151,6 +169,8 @@ class PromptSpec:
     step_seconds: float = 3.0
     """Game time one sync Defuser turn costs (the mod's ``/timestep``)."""
     max_tokens: int = 1000
+    output: OutputFormat = "react"
+    """How the action comes back: ``<action>`` text, or a tool call (``PlayerConfig.output``)."""
 
     def values(self) -> dict[str, str]:
         """The placeholder values for this player."""
@@ -174,7 +194,7 @@ def components(spec: PromptSpec) -> list[str]:
     """The component files of ``spec``'s prompt, in order."""
     _check(spec)
     method = spec.interaction.method
-    return [c.file for c in COMPONENTS if c.applies(spec.seat, spec.mode, method)]
+    return [c.file for c in COMPONENTS if c.applies(spec.seat, spec.mode, method, spec.output)]
 
 
 def system_prompt(spec: PromptSpec, prompts_dir: Path | None = None) -> str:
@@ -219,3 +239,32 @@ def _check(spec: PromptSpec) -> None:
         raise ConfigError(f"seat {spec.seat!r} is unknown; use one of {', '.join(SEATS)}")
     if spec.mode not in MODES:
         raise ConfigError(f"mode {spec.mode!r} is unknown; use sync or async")
+
+
+ReflectedOutcome = Literal["solved", "strikeout", "timeout"]
+"""The outcomes a player is asked to reflect on: the game ended on the bomb."""
+
+
+class _Reflection(BaseModel):
+    """``prompts/reflection.yaml``: the outcome sentences and the questions."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    outcomes: dict[ReflectedOutcome, str]
+    questions: dict[Literal["paired", "solo"], str]
+
+
+def reflection_prompt(
+    seat: Seat, outcome: ReflectedOutcome, prompts_dir: Path | None = None
+) -> str:
+    """The reflection step's user turn: the outcome in one sentence, then the questions for a
+    player with a partner (``defuser``, ``expert``) or without (the solo seats)."""
+    path = (prompts_dir or PROMPTS_DIR) / "reflection.yaml"
+    try:
+        data = _Reflection.model_validate(read_yaml(path))
+    except ValidationError as err:
+        raise ConfigError(f"{path.name}: {first_problem(err, whole='file')}") from None
+    except UnreadableError as err:
+        raise ConfigError(str(err)) from None
+    questions = data.questions["paired" if seat in TALKERS else "solo"]
+    return f"{data.outcomes[outcome].strip()}\n\n{questions.strip()}"

@@ -243,7 +243,9 @@ def prompt_hash(
 
     assert choice.config is not None and choice.seat is not None
     config = choice.config
-    spec = PromptSpec(choice.seat, mode, config.interaction_spec, step_seconds, config.max_tokens)
+    spec = PromptSpec(
+        choice.seat, mode, config.interaction_spec, step_seconds, config.max_tokens, config.output
+    )
     return hashlib.sha256(system_prompt(spec).encode()).hexdigest()
 
 

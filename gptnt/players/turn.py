@@ -29,11 +29,13 @@ from gptnt.players.conversation import AssistantMessage, ChatRequest, ImagePart,
 from gptnt.players.faults import failed_call
 from gptnt.players.feedback import Issue
 from gptnt.players.policy import Decision, Observation, Policy, TurnInput
+from gptnt.players.prompts import ReflectedOutcome
 from gptnt.protocol import BombState, GameAction, Mode, Role, decode_png
 from gptnt.records import (
     FailedCall,
     MessagePart,
     RecordedAction,
+    ReflectionEvent,
     ShownImage,
     StoredMessage,
     Tokens,
@@ -44,7 +46,7 @@ from gptnt.records import (
 )
 from gptnt.vision import build_marks
 
-__all__ = ["Player", "Sight", "Transport", "play_turn"]
+__all__ = ["Player", "Sight", "Transport", "play_turn", "reflect"]
 
 
 @dataclass(frozen=True)
@@ -179,6 +181,25 @@ async def play_turn(
     )  # fmt: skip
 
 
+async def reflect(player: Player, outcome: ReflectedOutcome) -> ReflectionEvent | None:
+    """The reflection step of ``player`` after a game that ended ``outcome`` (a model whose
+    config asks for it; ``None`` for any other player): its record."""
+    from gptnt.players.model import ModelPolicy
+
+    policy = getattr(player.policy, "inner", player.policy)  # a replay's restoring wrapper
+    if not isinstance(policy, ModelPolicy) or not policy.config.reflection:
+        return None
+    started = time.time()
+    answer = await policy.reflect(outcome)
+    tokens, cost, failed = _call_facts(answer.call)
+    return ReflectionEvent(
+        role=player.role, outcome=outcome, started_at=started, ended_at=time.time(),
+        text=answer.text, finish_reason=answer.finish_reason, tokens=tokens, cost_usd=cost,
+        latency_s=answer.call.latency_s, failed_call=failed,
+        request=_transcript(player, answer.request),
+    )  # fmt: skip
+
+
 def _transcript(player: Player, request: ChatRequest) -> Transcript:
     """Store the request's messages (each once) and name them, after the leading messages it
     shares with the player's previous request. An image of the turn's observation (its
@@ -187,7 +208,9 @@ def _transcript(player: Player, request: ChatRequest) -> Transcript:
     messages = [StoredMessage(role="system", parts=[MessagePart(text=request.system)])]
     for m in request.messages:
         if isinstance(m, AssistantMessage):
-            messages.append(StoredMessage(role="assistant", parts=[MessagePart(text=m.text)]))
+            parts = [MessagePart(text=t.text, thought=True) for t in m.thinking]
+            parts.append(MessagePart(text=m.text))
+            messages.append(StoredMessage(role="assistant", parts=parts))
         else:
             messages.append(StoredMessage(role="user", parts=[_part(p) for p in m.parts]))
     hashes = [store_message(player.episode_dir, m) for m in messages]

@@ -36,6 +36,13 @@ Version 5 adds what a timing breakdown and a leaderboard submission need: each t
 ``Summary``'s ``final_state``, the game's last ``/state`` document as the mod
 sends it (camelCase), ``None`` when the game could not be asked. Version 1 to 4 files still
 read: the new fields default to ``None`` (not recorded).
+
+Version 5 also records the player knobs a model played with, so reports can group by them
+(``PlayerSettings``: ``thinking_budget``, ``chat_template_kwargs``, ``output``,
+``previous_frames``, ``keep_thinking``, ``reflection``; these default to the settings every
+earlier episode played with), a model's thinking sent back in a transcript
+(``MessagePart.thought``), and a model's answer to the reflection step after the game
+(``ReflectionEvent``).
 """
 
 from __future__ import annotations
@@ -81,6 +88,13 @@ class PlayerSettings(_Record):
     tokens_per_image: int | None = None  # tokens one image counts for when sizing a prompt (v5)
     input_limit: int | None = None  # the input window the context is truncated to (v5)
     execution_feedback: bool | None = None  # the model was told its output's problems (v5)
+    thinking_budget: int | None = None  # cap on thinking tokens, where the provider takes one (v5)
+    chat_template_kwargs: dict[str, bool | int | str] = Field(default_factory=dict)
+    """vLLM: the chat-template arguments every request carried (v5)."""
+    output: Literal["react", "tool"] = "react"  # the action as <action> text or a tool call (v5)
+    previous_frames: int = 1  # earlier turns' last frames shown again to the Defuser (v5)
+    keep_thinking: bool = False  # the provider's thinking sent back in the history (v5)
+    reflection: bool = False  # asked to reflect after the game (v5)
 
 
 class PlayerIdentity(_Record):
@@ -220,6 +234,7 @@ class MessagePart(_Record):
     text: str | None = None
     image: str | None = None
     cache_point: bool = False
+    thought: bool = False  # ``text`` is the provider's own thinking, sent back (v5)
 
 
 class StoredMessage(_Record):
@@ -274,6 +289,27 @@ class TurnEvent(_Record):
     request: Transcript | None = None  # what a model was sent (v4); None for a scripted player
 
 
+class ReflectionEvent(_Record):
+    """A model's answer to the reflection step, after a game that ended on the bomb (v5). It
+    was asked once, with its history, the outcome and the questions as a last user turn; the
+    answer went to no one and was not added to the history."""
+
+    kind: Literal["reflection"] = "reflection"
+    episode_id: str = ""  # stamped by the writer
+    role: Role
+    outcome: EpisodeOutcome  # the outcome it was told (solved, strikeout or timeout)
+    started_at: float
+    ended_at: float
+    text: str  # the model's answer ("" when the call failed or no answer came)
+    finish_reason: str | None = None
+    tokens: Tokens = Field(default_factory=Tokens)
+    cost_usd: float | None = 0.0  # None: the model has no price
+    latency_s: float = 0.0  # wall seconds of the call
+    failed_call: FailedCall | None = None  # the provider failed the call
+    error: str | None = None  # the harness got no answer (the deadline passed): why
+    request: Transcript | None = None  # what the model was sent
+
+
 class GameStep(_Record):
     """The manager moved the game: start, pause, resume, or one sync time step."""
 
@@ -295,7 +331,10 @@ class EpisodeEnded(_Record):
     at: float
 
 
-Event = Annotated[EpisodeStarted | TurnEvent | GameStep | EpisodeEnded, Field(discriminator="kind")]
+Event = Annotated[
+    EpisodeStarted | TurnEvent | GameStep | EpisodeEnded | ReflectionEvent,
+    Field(discriminator="kind"),
+]
 
 
 class ModuleResult(_Record):

@@ -22,6 +22,10 @@ the mission as played (time limit, time step, time scale). Nothing below is a fr
   one game call (the advance). All add the start-up (launch, users, the game's start and
   lights-on, the players' readiness) and the final calls. A game whose every turn keeps its
   deadline can never hit it.
+- **reflection** — the reflection step after a game that ended on the bomb (a model whose
+  config asks for it, ``PlayerConfig.reflection``): every reflecting player at once, each
+  within its turn's deadline (its call within the turn's call budget, like a turn's), so the
+  step adds the longest of those turns to the episode's limit.
 
 ``gptnt config show --mission ID`` prints the budget of the players and mission given.
 """
@@ -83,6 +87,8 @@ class Budget(BaseModel):
     """sync: the longest one round can take."""
     game_over_s: float | None
     """async: how long after resume the game-over event may take (clock plus detection)."""
+    reflection_s: float = 0.0
+    """The reflection step: the longest turn of a player that reflects (0: none does)."""
     episode_s: float
     """The episode's wall limit."""
 
@@ -106,7 +112,9 @@ class Budget(BaseModel):
             + 3 * REDIS_CALL_S  # the game's users; the margins of the two readiness waits
             + 4 * game.startup_timeout_s  # the game ready, its start, the players, lights on
         )
-        end = 2 * timing.game_call_s  # the final state; in async also the pause
+        reflect = max((t.turn_s for c, t in zip(lineup, turns, strict=True) if _reflects(c)),
+                      default=0.0)  # fmt: skip
+        end = 2 * timing.game_call_s + reflect  # the final state (async: and the pause)
         if mode == "sync":
             rounds = math.ceil(mission.time_limit * 1000 / mission.time_step_size)
             round_s = (
@@ -115,7 +123,7 @@ class Budget(BaseModel):
             )  # fmt: skip
             return cls(
                 mode=mode, turns=turns, startup_s=startup, rounds=rounds, round_s=round_s,
-                game_over_s=None, episode_s=startup + rounds * round_s + end,
+                game_over_s=None, reflection_s=reflect, episode_s=startup + rounds * round_s + end,
             )  # fmt: skip
         if clock is not None:  # async on the virtual clock: turn after turn, the game paused
             least = min(_least_advance(c, clock, timing) for c in lineup)
@@ -123,13 +131,13 @@ class Budget(BaseModel):
             round_s = sum(by_role.values()) + timing.game_call_s  # one advance per Defuser turn
             return cls(
                 mode=mode, turns=turns, startup_s=startup, rounds=rounds, round_s=round_s,
-                game_over_s=None, episode_s=startup + rounds * round_s + end,
+                game_over_s=None, reflection_s=reflect, episode_s=startup + rounds * round_s + end,
             )  # fmt: skip
         over = game_over_s(mission, game)
         episode = startup + timing.game_call_s + over + GRACE_S + end
         return cls(
             mode=mode, turns=turns, startup_s=startup, rounds=None, round_s=None,
-            game_over_s=over, episode_s=episode,
+            game_over_s=over, reflection_s=reflect, episode_s=episode,
         )  # fmt: skip
 
     def turn(self, role: Role) -> TurnBudget:
@@ -160,6 +168,9 @@ class Budget(BaseModel):
         if self.game_over_s is not None:
             out.append(("async game over", self.game_over_s,
                         "time limit / time scale + backend_failures polls"))  # fmt: skip
+        if self.reflection_s:
+            out.append(("reflection step", self.reflection_s,
+                        "the longest turn of a player that reflects"))  # fmt: skip
         out.append((f"{self.mode} episode wall limit", self.episode_s, "all of the above"))
         return out
 
@@ -179,6 +190,10 @@ def game_over_s(mission: MissionConfig, game: GameConfig) -> float:
     clock = mission.time_limit / mission.time_scale
     detect = game.backend_failures * (game.poll_interval_s + game.call_deadline_s)
     return clock + detect + REDIS_CALL_S
+
+
+def _reflects(choice: SeatChoice) -> bool:
+    return choice.config is not None and choice.config.reflection
 
 
 def _least_advance(choice: SeatChoice, clock: VirtualClock, timing: TimingConfig) -> float:

@@ -38,6 +38,7 @@ from gptnt.missions import Mission, get_mission
 from gptnt.players.backends import provider_env
 from gptnt.players.clock import VirtualClock
 from gptnt.players.faults import ProviderWatch
+from gptnt.players.prompts import ReflectedOutcome
 from gptnt.players.seats import SeatChoice, prompt_hash
 from gptnt.protocol import BombState, Role
 from gptnt.protocol.client import TOKEN_ENV
@@ -53,6 +54,7 @@ from gptnt.records import (
     Parent,
     PlayerInfo,
     PlayerSettings,
+    ReflectionEvent,
     Summary,
     Tokens,
     TurnEvent,
@@ -123,6 +125,9 @@ def _settings(choice: SeatChoice) -> PlayerSettings | None:
         coordinates=config.coordinates if config.interaction == "coordinates" else None,
         thinking=config.thinking, tokens_per_image=config.tokens_per_image,
         input_limit=config.input_limit, execution_feedback=config.execution_feedback,
+        thinking_budget=config.thinking_budget, chat_template_kwargs=config.template_kwargs,
+        output=config.output, previous_frames=config.previous_frames,
+        keep_thinking=config.keep_thinking, reflection=config.reflection,
     )  # fmt: skip
 
 
@@ -534,7 +539,39 @@ class Episode:
             await self._play_virtual()
         else:
             await self._play_async()
-        return await self._final_state()
+        final = await self._final_state()
+        await self._reflect(final)
+        return final
+
+    async def _reflect(self, final: BombState) -> None:
+        """The reflection step (``PlayerConfig.reflection``): after a game that ended on the
+        bomb, every player whose config asks for it reflects, all at once, each within its
+        turn's deadline. A reflection that gets no answer is recorded as such; it never
+        changes the game's outcome."""
+        outcome, _ = classify(final)
+        roles = [c.role for c in self._lineup if c.config is not None and c.config.reflection]
+        if outcome not in ("solved", "strikeout", "timeout") or not roles:
+            return
+        await asyncio.gather(*(self._reflect_one(role, outcome) for role in roles))
+
+    async def _reflect_one(self, role: Role, outcome: ReflectedOutcome) -> None:
+        deadline = self.budget.turn(role).turn_s
+        started = time.time()
+        try:
+            reply = await self._rpc.call(
+                role, player_api.REFLECT, player_api.ReflectRequest(outcome=outcome),
+                player_api.ReflectReply, timeout_s=deadline,
+            )  # fmt: skip
+            event = reply.event
+        except DeadlineExceeded:
+            event = ReflectionEvent(
+                role=role, outcome=outcome, started_at=started, ended_at=time.time(), text="",
+                error=f"no reflection within the turn's {deadline:g} s deadline",
+            )  # fmt: skip
+        if event is None:
+            return
+        self._add_usage(event.tokens, event.cost_usd)
+        self._writer.append(event)
 
     async def _turn(self, role: Role, *, at: float | None = None) -> player_api.TurnReply:
         n = self._turns[role]
@@ -557,14 +594,7 @@ class Episode:
             self._messages[role] += 1
         if role == "defuser":
             self.png_bytes.append(reply.png_bytes)
-        t = reply.event.tokens
-        self._tokens = Tokens(
-            input=self._tokens.input + t.input,
-            output=self._tokens.output + t.output,
-            cache_read=self._tokens.cache_read + t.cache_read,
-            cache_write=self._tokens.cache_write + t.cache_write,
-        )
-        self._cost = add_costs((self._cost, reply.event.cost_usd))
+        self._add_usage(reply.event.tokens, reply.event.cost_usd)
         self._writer.append(reply.event)
         if self._branch is not None:  # a restored turn must be its parent's, exactly
             self._branch.check(reply.event)
@@ -574,6 +604,16 @@ class Episode:
         if down is not None:  # the provider, not the model, is failing: no result to count
             raise EpisodeError(down)
         return reply
+
+    def _add_usage(self, t: Tokens, cost: float | None) -> None:
+        """Count a model call's tokens and cost into the episode's."""
+        self._tokens = Tokens(
+            input=self._tokens.input + t.input,
+            output=self._tokens.output + t.output,
+            cache_read=self._tokens.cache_read + t.cache_read,
+            cache_write=self._tokens.cache_write + t.cache_write,
+        )
+        self._cost = add_costs((self._cost, cost))
 
     async def _play_sync(self) -> None:
         """Defuser turn → /timestep (3 s of game time, instant on the simulator) → Expert turn."""

@@ -18,7 +18,7 @@ import redis.asyncio as aioredis
 from gptnt.errors import RemoteError
 from gptnt.players.replay import Restoring
 from gptnt.players.seats import build_policy
-from gptnt.players.turn import Player, Sight, Transport, play_turn
+from gptnt.players.turn import Player, Sight, Transport, play_turn, reflect
 from gptnt.protocol import GameAction, Role
 from gptnt.services.bus import GameKeys, HeartbeatSender, Inbox, RpcClient, RpcServer
 from gptnt.services.game import api as game_api
@@ -63,6 +63,7 @@ class PlayerService:
     async def run(self) -> None:
         server = RpcServer(self._redis, self._keys, self.role)
         server.method(api.TURN, api.TurnRequest, self.turn)
+        server.method(api.REFLECT, api.ReflectRequest, self.reflect)
         server.method(api.STOP, api.StopRequest, self.stop)
         self._heartbeat.state = "ready"
         tasks = [
@@ -97,6 +98,12 @@ class PlayerService:
             png_bytes=game.png_bytes if game else 0,
             status=game.status if game else None,
         )
+
+    async def reflect(self, request: api.ReflectRequest) -> api.ReflectReply:
+        self._heartbeat.state = "turn"
+        event = await reflect(self._player, request.outcome)
+        self._heartbeat.state = "ready"
+        return api.ReflectReply(event=event)
 
     async def _drain(self, until: float | None) -> list[str]:
         return [m.text for m in await self._inbox.drain(until=until)]

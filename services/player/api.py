@@ -7,12 +7,14 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from gptnt.players.clock import VirtualClock
+from gptnt.players.prompts import ReflectedOutcome
 from gptnt.players.seats import SeatChoice
 from gptnt.protocol import Mode, Role
-from gptnt.records import TurnEvent, read_events
+from gptnt.records import ReflectionEvent, TurnEvent, read_events
 from gptnt.services.game.api import Status
 
 TURN = "turn"
+REFLECT = "reflect"
 STOP = "stop"
 
 
@@ -74,6 +76,17 @@ class TurnReply(BaseModel):
     status: Status | None = None
     """The game after this turn, as the game service last reported it (after the Defuser's
     action, else at its observation); ``None`` for the Expert, which never sees the game."""
+
+
+class ReflectRequest(BaseModel):
+    outcome: ReflectedOutcome
+    """How the game ended (on the bomb: a crash or an interruption is never reflected on)."""
+
+
+class ReflectReply(BaseModel):
+    event: ReflectionEvent | None = None
+    """The reflection's record; ``None``: this player does not reflect (scripted, or its
+    config's ``reflection`` is off)."""
 
 
 class StopRequest(BaseModel):

@@ -170,7 +170,7 @@ def test_records_keep_exactly_the_images_the_model_was_sent(episode) -> None:
         with Image.open(folder / "frames" / f"{digest}.png") as image:
             return np.asarray(image.convert("RGB"))
 
-    previous = None
+    previous: list[np.ndarray] = []
     for turn, body in zip(turns, bodies, strict=True):
         sent = [p["image_url"]["url"].removeprefix("sha256:")
                 for p in body["messages"][-1]["content"] if p["type"] == "image_url"]  # fmt: skip
@@ -181,7 +181,7 @@ def test_records_keep_exactly_the_images_the_model_was_sent(episode) -> None:
         marks = build_marks(mask, frames[-1], turn["focused"]) if mask is not None else None
         again = observe(frames, marks, turn["focused"], previous=previous, image_size=(640, 480))
         assert [hashlib.sha256(a.png).hexdigest() for a in again.attachments] == sent
-        previous = again.newest
+        previous = [again.newest]
     defuser = next(p for p in summary["players"] if p["role"] == "defuser")
     assert defuser["settings"]["model"] == "vllm:fake-defuser"
     assert defuser["settings"]["base_url_host"].startswith("127.0.0.1:")

@@ -60,8 +60,24 @@ def test_absolute_coordinates_name_the_image_size() -> None:
 def test_every_component_file_exists_and_is_used() -> None:
     files = {c.file for c in COMPONENTS}
     assert files == {p.name for p in PROMPTS_DIR.glob("*.md")}
-    used = {f for seat, mode, i in COMBOS for f in components(PromptSpec(seat, mode, i))}
+    used = {
+        f
+        for seat, mode, i in COMBOS
+        for output in ("react", "tool")
+        for f in components(PromptSpec(seat, mode, i, output=output))  # type: ignore[arg-type]
+    }
     assert used == files
+
+
+@pytest.mark.parametrize("seat", SEATS)
+def test_tool_output_prompts_ask_for_one_tool_call_and_never_for_tags(seat) -> None:
+    """``output: tool``: the same commands, given as tool calls; no word of the text format's
+    tags (which a tool player is never parsed for)."""
+    text = system_prompt(PromptSpec(seat, "sync", output="tool"))
+    assert "<thoughts>" not in text and "<action>" not in text
+    assert "Exactly one tool call per response" in text
+    for kind in allowed_kinds(seat):
+        assert f"`{kind}`" in text
 
 
 def test_prompts_do_not_repeat_the_format_sentence() -> None:

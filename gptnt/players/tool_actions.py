@@ -1,0 +1,133 @@
+"""Actions as typed tool calls (``PlayerConfig.output: tool``), beside the paper's text format.
+
+Each action kind the seat may use is one tool of the same name (``interact_game``,
+``send_message``, ``do_nothing``) whose arguments are the command's ``data``, so the schema of
+every command travels in the request itself. The request requires one tool call (pydantic-ai's
+output tools; no function tool is ever run, and no tool result is sent back).
+
+A reply is read by the rules of the text format (``gptnt.players.parsing.parse_command``): the
+call becomes ``{"result": {"kind": <tool>, "data": <arguments>}}`` and is interpreted exactly
+as the JSON inside ``<action>``, with the same issues, the same skips and the same feedback. No
+call at all (a text answer) is ``no_tool_call``; more than one is ``multiple_actions``, as two
+``<action>`` blocks are. Any text beside the call is the reasoning.
+
+The history keeps each reply as text, the command as that JSON after the reasoning (GPTNT's
+coercion of tool calls into text: the model never sees a "tool result", which the paper found
+read as confirmation of success, F.3), so the conversation stays append-only text.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Sequence
+
+from gptnt.players.actions import LOCATED_ACTIONS, ActionKindName, DoNothing, Interaction
+from gptnt.players.conversation import ToolCall, ToolSpec
+from gptnt.players.feedback import Issue
+from gptnt.players.parsing import FinishReason, ParsedOutput, parse_command
+from gptnt.protocol import MODEL_ACTIONS
+
+_DESCRIPTIONS: dict[ActionKindName, str] = {
+    "do_nothing": "Let this turn pass.",
+    "send_message": "Send a message to your partner; it arrives at the start of their turn.",
+    "interact_game": (
+        "Handle the bomb: one action, with a location for the actions that touch an element ("
+        + ", ".join(sorted(LOCATED_ACTIONS))
+        + ")."
+    ),
+}
+
+
+def action_tools(kinds: Sequence[ActionKindName], interaction: Interaction) -> tuple[ToolSpec, ...]:
+    """One tool per action kind in ``kinds`` (the seat's, in the prompt's order)."""
+    return tuple(ToolSpec(k, _DESCRIPTIONS[k], _schema(k, interaction)) for k in kinds)
+
+
+def _schema(kind: ActionKindName, interaction: Interaction) -> dict[str, object]:
+    if kind == "do_nothing":
+        return {"type": "object", "properties": {}}
+    if kind == "send_message":
+        return {
+            "type": "object",
+            "properties": {"message": {"type": "string", "description": "The text to send."}},
+            "required": ["message"],
+        }
+    if interaction.method == "set-of-marks":
+        location: dict[str, object] = {
+            "type": "string",
+            "description": "The letters of a location marker in the newest picture.",
+        }
+    else:
+        location = {
+            "type": "object",
+            "description": f"A point on the newest picture ({interaction.coordinates}).",
+            "properties": {"x": {"type": "number"}, "y": {"type": "number"}},
+            "required": ["x", "y"],
+        }
+    return {
+        "type": "object",
+        "properties": {
+            "action": {"type": "string", "enum": list(MODEL_ACTIONS)},
+            "location": location,
+        },
+        "required": ["action"],
+    }
+
+
+def read_tool_reply(
+    calls: Sequence[ToolCall],
+    text: str,
+    *,
+    allowed: Collection[ActionKindName],
+    interaction: Interaction,
+    finish_reason: FinishReason,
+) -> ParsedOutput:
+    """The action of a tool-call reply, by the text format's rules (module docstring)."""
+    thoughts = text.strip() or None
+    if not calls:
+        code = "output_truncated" if finish_reason == "length" else "no_tool_call"
+        detail = "" if code == "output_truncated" or not thoughts else "answered in text only"
+        return ParsedOutput(DoNothing(), thoughts, (Issue(code, detail),))  # type: ignore[arg-type]
+    if len(calls) > 1:
+        names = ", ".join(c.name for c in calls)
+        return ParsedOutput(DoNothing(), thoughts, (Issue("multiple_actions", names),))
+    call = calls[0]
+    parsed = parse_command(command(call), allowed=allowed, method=interaction.method)
+    return ParsedOutput(parsed.action, thoughts, parsed.issues)
+
+
+def command(call: ToolCall) -> dict[str, object] | str:
+    """The call as the text format's command: ``{"result": {"kind", "data"}}``; arguments the
+    provider passed as text stay text (read, and repaired, as an ``<action>``'s JSON)."""
+    if isinstance(call.args, str):
+        stripped = call.args.strip() or "{}"
+        return f'{{"result": {{"kind": {json.dumps(call.name)}, "data": {stripped}}}}}'
+    return {"result": {"kind": call.name, "data": call.args}}
+
+
+def history_text(calls: Sequence[ToolCall], text: str) -> str:
+    """The reply as the history keeps it: the reasoning, then each call as its command JSON."""
+    lines = [text.strip()] if text.strip() else []
+    for call in calls:
+        value = command(call)
+        lines.append(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False))
+    return "\n".join(lines)
+
+
+def read_history_text(
+    text: str, *, allowed: Collection[ActionKindName], interaction: Interaction
+) -> ParsedOutput:
+    """A reply as ``history_text`` kept it, read again (a replay's restored turn): its last
+    line is the call's command if it is one, else the reply called no tool."""
+    head, _, last = text.strip().rpartition("\n")
+    try:
+        value = json.loads(last)
+    except ValueError:
+        value = None
+    if not (isinstance(value, dict) and isinstance(value.get("result"), dict)):
+        return read_tool_reply((), text, allowed=allowed, interaction=interaction,
+                               finish_reason="stop")  # fmt: skip
+    result = value["result"]
+    call = ToolCall(str(result.get("kind", "")), result.get("data", {}))
+    return read_tool_reply((call,), head, allowed=allowed, interaction=interaction,
+                           finish_reason="stop")  # fmt: skip

@@ -1,0 +1,369 @@
+"""The player knobs GPTNT's configs have (issue 28 item 3), each checked on the requests the
+loopback stand-ins captured: actions as a typed tool call (``output: tool``) read by the text
+format's rules, how many earlier frames are shown (``previous_frames``), keeping the
+provider's thinking in the history (``keep_thinking``), the reflection step, and every
+thinking setting carried in the request itself per provider family."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from fake_openai import FakeServer, completion
+from fake_providers import AnthropicServer, GeminiServer
+from turn_table import Table, sight
+
+from gptnt.errors import PlayerConfigError
+from gptnt.players.actions import Interaction
+from gptnt.players.backends import ModelBackend
+from gptnt.players.config import PlayerConfig, _validated
+from gptnt.players.conversation import (
+    IMAGES_DROPPED_NOTE,
+    ChatRequest,
+    TextPart,
+    ToolCall,
+    UserMessage,
+)
+from gptnt.players.model import ModelPolicy
+from gptnt.players.parsing import parse_output
+from gptnt.players.policy import TurnInput
+from gptnt.players.prompts import reflection_prompt
+from gptnt.players.tool_actions import read_tool_reply
+from gptnt.players.turn import Player, play_turn, reflect
+
+MARKS = Interaction("set-of-marks")
+
+
+def _frame(shade: int):  # type: ignore[no-untyped-def]
+    mask = np.zeros((96, 128, 3), dtype=np.uint8)
+    mask[10:40, 10:60] = (255, 0, 0)
+    return sight(np.full((96, 128, 3), shade, dtype=np.uint8), mask)
+
+
+def _react(command: object) -> str:
+    return f"<thoughts>t</thoughts><action>{json.dumps(command)}</action>"
+
+
+def _tool_reply(calls: list[tuple[str, object]], text: str | None = None) -> dict:
+    """A chat completion that answers with tool calls (arguments as JSON text, as OpenAI's)."""
+    body = completion(text or "")
+    message = body["choices"][0]["message"]
+    message["content"] = text
+    message["tool_calls"] = [
+        {"id": f"call_{i}", "type": "function",
+         "function": {"name": name, "arguments": args if isinstance(args, str) else json.dumps(args)}}
+        for i, (name, args) in enumerate(calls)
+    ]  # fmt: skip
+    body["choices"][0]["finish_reason"] = "tool_calls"
+    return body
+
+
+def _codes(notes: list[str]) -> list[str]:
+    return [note.split(":")[0] for note in notes]
+
+
+def _images(message: dict) -> int:
+    content = message["content"]
+    return sum(p.get("type") == "image_url" for p in content) if isinstance(content, list) else 0
+
+
+# ----------------------------------------------------------------------------- output: tool
+
+COMMANDS: list[tuple[str, Any]] = [
+    ("interact_game", {"action": "click_release", "location": "A"}),
+    ("interact_game", {"action": "rotate_left"}),
+    ("interact_game", {"action": "rotate_left", "location": "B"}),  # location_ignored
+    ("interact_game", {"action": "click_release"}),  # missing_location
+    ("interact_game", {"action": "press", "location": "A"}),  # an alias
+    ("interact_game", {"action": "explode"}),  # invalid_action
+    ("interact_game", {"action": "hold", "location": {"x": 3, "y": 4}}),  # wrong_location_type
+    ("send_message", {"message": "four wires"}),
+    ("send_message", {"message": ""}),  # invalid_action
+    ("send_message", {"message": "hi", "to": "x"}),  # extra_fields_ignored
+    ("do_nothing", {}),
+    ("do_nothing", {"why": "waiting"}),  # extra_fields_ignored
+    ("defuse_bomb", {}),  # unknown kind
+]
+
+
+@pytest.mark.parametrize(("kind", "data"), COMMANDS)
+@pytest.mark.parametrize("seat_kinds", [("interact_game", "send_message", "do_nothing"),
+                                        ("send_message", "do_nothing")])  # fmt: skip
+def test_a_tool_call_is_read_by_the_text_formats_rules(kind, data, seat_kinds) -> None:
+    """The same command as an ``<action>`` and as a tool call: the same action, the same
+    issues (so the same feedback and the same skip), for a Defuser and for an Expert (who may
+    not interact: ``action_not_allowed`` either way)."""
+    text = parse_output(_react({"result": {"kind": kind, "data": data}}), allowed=seat_kinds)
+    tool = read_tool_reply([ToolCall(kind, data)], "t", allowed=seat_kinds, interaction=MARKS,
+                           finish_reason="tool_calls")  # fmt: skip
+    assert tool.action == text.action
+    assert tool.issues == text.issues
+    assert tool.skipped == text.skipped
+    as_text = read_tool_reply([ToolCall(kind, json.dumps(data))], "t", allowed=seat_kinds,
+                              interaction=MARKS, finish_reason="tool_calls")  # fmt: skip
+    assert (as_text.action, as_text.issues) == (tool.action, tool.issues)
+
+
+def test_tool_replies_without_one_call_are_skipped_like_the_text_formats() -> None:
+    kinds = ("interact_game", "do_nothing")
+    none = read_tool_reply([], "I think I will click A.", allowed=kinds, interaction=MARKS,
+                           finish_reason="stop")  # fmt: skip
+    assert none.skipped and [i.code for i in none.issues] == ["no_tool_call"]
+    assert none.thoughts == "I think I will click A."
+    cut = read_tool_reply([], "I think", allowed=kinds, interaction=MARKS, finish_reason="length")
+    assert [i.code for i in cut.issues] == ["output_truncated"]
+    two = read_tool_reply([ToolCall("do_nothing", {}), ToolCall("do_nothing", {})], "",
+                          allowed=kinds, interaction=MARKS, finish_reason="tool_calls")  # fmt: skip
+    react_two = parse_output(_react({"result": {"kind": "do_nothing", "data": {}}}) * 2,
+                             allowed=kinds)  # fmt: skip
+    assert two.skipped and [i.code for i in two.issues] == [i.code for i in react_two.issues]
+    bad = read_tool_reply([ToolCall("do_nothing", "{not json")], "", allowed=kinds,
+                          interaction=MARKS, finish_reason="tool_calls")  # fmt: skip
+    assert bad.skipped
+
+
+async def test_tool_output_on_the_stand_in(server: FakeServer, tmp_path: Path) -> None:
+    """A Defuser with ``output: tool``: its requests carry one tool per action kind and
+    require a call; a valid call is played; an invalid one and a text answer cost the turn and
+    are told next turn, with the same sentence as in the text format; the history keeps each
+    call as the command's JSON, never as a tool exchange."""
+    server.replies = [
+        (200, _tool_reply([("interact_game", {"action": "click_release", "location": "A"})],
+                          "The red region is the button.")),
+        (200, _tool_reply([("interact_game", {"action": "click_release"})])),
+        (200, completion("I would press A now.")),  # text, no tool call
+        (200, _tool_reply([("do_nothing", {})])),
+    ]  # fmt: skip
+    config = PlayerConfig(model="vllm:m", base_url=server.url, image_size=(64, 48), output="tool")
+    player = Player(ModelPolicy(config, "defuser"), "defuser", "sync", tmp_path)
+    table = Table(shown=_frame(40))
+    events = [await play_turn(player, n, table.transport(defuser=True)) for n in range(4)]
+    first = server.received[0]
+    assert [t["function"]["name"] for t in first["tools"]] == [
+        "interact_game", "send_message", "do_nothing"]  # fmt: skip
+    assert first["tool_choice"] == "required"
+    schema = first["tools"][0]["function"]["parameters"]
+    assert "click_release" in schema["properties"]["action"]["enum"]
+    assert "<action>" not in first["messages"][0]["content"]  # the tool prompt, not the tags
+    assert (events[0].action.kind, events[0].action.label) == ("interact_game", "A")
+    assert len(table.acted) == 1
+    assert _codes(events[1].errors) == ["missing_location"]
+    assert _codes(events[2].errors) == ["no_tool_call"]
+    assert events[3].errors == [] and events[3].action.kind == "do_nothing"
+    # Told next turn, in the sentence the text format's missing location gets.
+    react = parse_output(_react({"result": {"kind": "interact_game",
+                                            "data": {"action": "click_release"}}}))  # fmt: skip
+    told = json.dumps(server.received[2]["messages"])
+    assert json.dumps(react.issues[0].sentence)[1:-1] in told
+    assert "called none of the command tools" in json.dumps(server.received[3]["messages"])
+    # The history: plain text, each call as its command JSON after the reasoning.
+    history = server.received[3]["messages"]
+    assert all(m["role"] in ("system", "user", "assistant") for m in history)
+    assert not any(m.get("tool_calls") for m in history)
+    replies = [m["content"] for m in history if m["role"] == "assistant"]
+    assert replies[0].startswith("The red region is the button.\n")
+    assert json.loads(replies[0].splitlines()[-1]) == {
+        "result": {"kind": "interact_game", "data": {"action": "click_release", "location": "A"}}
+    }
+    assert replies[2] == "I would press A now."
+    assert events[0].raw_output == replies[0]
+
+
+# ----------------------------------------------------------------------------- previous_frames
+
+
+@pytest.mark.parametrize("kept", [0, 1, 3])
+async def test_previous_frames_on_captured_requests(
+    kept: int, server: FakeServer, tmp_path: Path
+) -> None:
+    """``previous_frames: N``: the newest user turn carries the last frame of each of the N
+    previous turns (fewer at the start), then the newest; every earlier turn in the history
+    has no image, only the placeholder."""
+    say = _react({"result": {"kind": "do_nothing", "data": {}}})
+    server.replies = [(200, completion(say)) for _ in range(5)]
+    config = PlayerConfig(model="vllm:m", base_url=server.url, image_size=(64, 48),
+                          previous_frames=kept)  # fmt: skip
+    player = Player(ModelPolicy(config, "defuser"), "defuser", "sync", tmp_path)
+    table = Table()
+    for n in range(5):
+        table.shown = _frame(20 * (n + 1))
+        await play_turn(player, n, table.transport(defuser=True))
+    for n, body in enumerate(server.received):
+        newest = body["messages"][-1]
+        assert _images(newest) == min(n, kept) + 1, (kept, n)
+        earlier = [m for m in body["messages"][1:-1] if m["role"] == "user"]
+        assert len(earlier) == n
+        assert all(_images(m) == 0 for m in earlier)
+        assert all(IMAGES_DROPPED_NOTE in json.dumps(m) for m in earlier)
+    last = server.received[-1]["messages"][-1]["content"]
+    captions = [p["text"] for p in last if p["type"] == "text"][1:]
+    if kept == 3:
+        assert captions[:3] == [
+            "The last picture of your turn 3 turns ago (no markers):",
+            "The last picture of your turn 2 turns ago (no markers):",
+            "The last picture of your previous turn (no markers):",
+        ]
+
+
+# ----------------------------------------------------------------------------- keep_thinking
+
+
+def _thinking_reply(thought: str, text: str) -> dict:
+    """A vLLM-style completion whose reasoning comes in ``reasoning_content``."""
+    body = completion(text)
+    body["choices"][0]["message"]["reasoning_content"] = thought
+    return body
+
+
+@pytest.mark.parametrize("keep", [False, True])
+async def test_keep_thinking_sends_the_thinking_back_or_not(
+    keep: bool, server: FakeServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    say = _react({"result": {"kind": "send_message", "data": {"message": "hello"}}})
+    server.replies = [(200, _thinking_reply("SECRET-PLAN-42", say)), (200, completion(say))]
+    config = PlayerConfig(model="vllm:m", base_url=server.url, thinking="low", keep_thinking=keep)
+    policy = ModelPolicy(config, "expert")
+    await policy.decide(TurnInput("expert", 0, "sync", ["hi"]))
+    await policy.decide(TurnInput("expert", 1, "sync", ["and?"]))
+    second = json.dumps(server.received[1]["messages"])
+    assert ("SECRET-PLAN-42" in second) == keep
+    assert say.replace('"', '\\"') in second  # the answer's text is kept either way
+
+
+async def test_anthropic_thinking_is_sent_back_with_its_signature(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    class Thinking(AnthropicServer):
+        def answer(self, body: dict[str, Any], key: str) -> tuple[int, dict[str, Any]]:
+            status, payload = super().answer(body, key)
+            block = {"type": "thinking", "thinking": "PLAN-7", "signature": "SIG-7"}
+            payload["content"] = [block, *payload["content"]]
+            return status, payload
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
+    with Thinking().running() as fake:
+        config = PlayerConfig(model="anthropic:claude-sonnet-4-6", base_url=fake.url,
+                              temperature=None, thinking_budget=2048, keep_thinking=True)  # fmt: skip
+        policy = ModelPolicy(config, "expert")
+        await policy.decide(TurnInput("expert", 0, "sync", ["hi"]))
+        await policy.decide(TurnInput("expert", 1, "sync", ["and?"]))
+        sent = fake.received[1].body["messages"]
+    thought = [b for m in sent if m["role"] == "assistant" for b in m["content"]
+               if b.get("type") == "thinking"]  # fmt: skip
+    assert thought == [{"type": "thinking", "thinking": "PLAN-7", "signature": "SIG-7"}]
+
+
+# ----------------------------------------------------------------------------- thinking settings
+
+REQUEST = ChatRequest(system="s", messages=(UserMessage(parts=(TextPart("hi"),)),))
+
+
+@pytest.mark.parametrize(("effort", "sent"), [("low", "low"), ("high", "high"), ("minimal", "minimal")])
+async def test_openai_effort_is_reasoning_effort_in_the_request(
+    effort: str, sent: str, server: FakeServer
+) -> None:
+    config = PlayerConfig(model="openai:gpt-5.2", base_url=server.url, temperature=None,
+                          thinking=effort)  # type: ignore[arg-type]  # fmt: skip
+    reply = await ModelBackend(config, prices={}).complete(REQUEST, deadline_s=20)
+    assert reply.failure is None
+    assert server.received[-1]["reasoning_effort"] == sent
+
+
+async def test_anthropic_budget_is_the_thinking_block_in_the_request(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
+    with AnthropicServer().running() as fake:
+        config = PlayerConfig(model="anthropic:claude-sonnet-4-6", base_url=fake.url,
+                              temperature=None, thinking_budget=2048)  # fmt: skip
+        await ModelBackend(config, prices={}).complete(REQUEST, deadline_s=20)
+        off = config.model_copy(update={"thinking": "off"})
+        await ModelBackend(off, prices={}).complete(REQUEST, deadline_s=20)
+        budget, none = (r.body for r in fake.received)
+    assert budget["thinking"] == {"type": "enabled", "budget_tokens": 2048}
+    assert budget["max_tokens"] == 1000 + 2048  # the answer keeps its own cap
+    assert none.get("thinking", {"type": "disabled"})["type"] == "disabled"
+
+
+async def test_google_budget_is_the_thinking_config_in_the_request(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("GOOGLE_API_KEY", "k")
+    with GeminiServer().running() as fake:
+        config = PlayerConfig(model="google:gemini-3-flash-preview", base_url=fake.url,
+                              thinking_budget=512)  # fmt: skip
+        await ModelBackend(config, prices={}).complete(REQUEST, deadline_s=20)
+        body = fake.received[-1].body
+    thinking = body["generationConfig"]["thinkingConfig"]
+    assert thinking.get("thinkingBudget", thinking.get("thinking_budget")) == 512
+
+
+# ----------------------------------------------------------------------------- reflection
+
+
+async def test_reflection_is_one_more_call_with_the_outcome_and_questions(
+    server: FakeServer, tmp_path: Path
+) -> None:
+    """After the game: the history, then the outcome and the questions as the last user turn;
+    no tools even for a tool player; the reflection's own output cap; recorded with its cost;
+    not kept in the history."""
+    server.replies = [
+        (200, _tool_reply([("send_message", {"message": "four wires"})])),
+        (200, completion("We talked past each other about the colours.", prompt=300)),
+        (200, _tool_reply([("do_nothing", {})])),
+    ]
+    config = PlayerConfig(model="vllm:m", base_url=server.url, output="tool", reflection=True,
+                          reflection_max_tokens=3000)  # fmt: skip
+    player = Player(ModelPolicy(config, "expert"), "expert", "sync", tmp_path)
+    table = Table(inbox=["hi"])
+    await play_turn(player, 0, table.transport(defuser=False))
+    event = await reflect(player, "strikeout")
+    assert event is not None
+    body = server.received[1]
+    assert "tools" not in body
+    assert body.get("max_completion_tokens", body.get("max_tokens")) == 3000
+    assert body["messages"][-1]["content"][0]["text"] == reflection_prompt("expert", "strikeout")
+    assert "too many strikes" in body["messages"][-1]["content"][0]["text"]
+    assert event.text == "We talked past each other about the colours."
+    assert (event.role, event.outcome, event.tokens.input) == ("expert", "strikeout", 300)
+    assert event.request is not None and event.request.messages
+    await play_turn(player, 1, table.transport(defuser=False))
+    assert "talked past" not in json.dumps(server.received[2]["messages"])
+
+
+async def test_no_reflection_unless_the_config_asks(server: FakeServer, tmp_path: Path) -> None:
+    config = PlayerConfig(model="vllm:m", base_url=server.url)
+    player = Player(ModelPolicy(config, "expert"), "expert", "sync", tmp_path)
+    assert await reflect(player, "solved") is None
+    assert server.received == []
+
+
+# ----------------------------------------------------------------------------- validation
+
+
+@pytest.mark.parametrize(
+    ("fields", "named"),
+    [
+        ({"output": "json"}, "output:"),
+        ({"previous_frames": -1}, "previous_frames:"),
+        ({"previous_frames": 17}, "previous_frames:"),
+        ({"keep_thinking": "sometimes"}, "keep_thinking:"),
+        ({"keep_thinking": True, "thinking": "off"}, "keep_thinking:"),
+        ({"reflection": "yes please"}, "reflection:"),
+        ({"reflection_max_tokens": 0}, "reflection_max_tokens:"),
+    ],
+)
+def test_bad_knob_values_are_one_line_naming_the_field(fields: dict, named: str) -> None:
+    with pytest.raises(PlayerConfigError) as err:
+        _validated({"model": "openai:gpt-5.2", **fields}, "p.yaml")
+    message = str(err.value)
+    assert "\n" not in message and named in message
+
+
+def test_defaults_keep_todays_behaviour() -> None:
+    config = PlayerConfig(model="openai:gpt-5.2")
+    assert (config.output, config.previous_frames, config.keep_thinking, config.reflection) == (
+        "react", 1, False, False)  # fmt: skip
