@@ -503,6 +503,10 @@ def _content(part: TextPart | ImagePart | CachePoint) -> pm.UserContent:
     return pm.CachePoint()
 
 
+VLLM_EFFORT: dict[str, str] = {
+    "minimal": "low", "low": "low", "medium": "medium", "high": "high", "max": "high",
+}  # fmt: skip
+"""``thinking``'s effort level as a vLLM request's ``reasoning_effort`` (it takes low … high)."""
 THINKING_BUDGET_PROVIDERS = ("anthropic", "google")
 """Providers that take a cap on thinking tokens (``thinking_budget``); the others (OpenAI's
 reasoning effort, vLLM's chat template) take only the effort level of ``thinking``."""
@@ -529,8 +533,15 @@ def provider_settings(config: PlayerConfig) -> dict[str, object]:
         settings["temperature"] = config.temperature
     if config.thinking is not None:
         settings["thinking"] = False if config.thinking == "off" else config.thinking
+    extra: dict[str, object] = {}
     if config.template_kwargs:  # vLLM reads it from the body, next to the OpenAI fields
-        settings["extra_body"] = {"chat_template_kwargs": config.template_kwargs}
+        extra["chat_template_kwargs"] = config.template_kwargs
+    if config.provider == "vllm" and config.thinking not in (None, "off"):
+        # pydantic-ai sends no effort to a vLLM server; vLLM takes OpenAI's field (low …
+        # high), which reasoning models' templates read (gpt-oss).
+        extra["reasoning_effort"] = VLLM_EFFORT[config.thinking]
+    if extra:
+        settings["extra_body"] = extra
     if budget and config.thinking != "off":
         if config.provider == "anthropic":
             settings["anthropic_thinking"] = {"type": "enabled", "budget_tokens": budget}

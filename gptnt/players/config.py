@@ -100,8 +100,8 @@ class PlayerConfig(BaseModel):
     chat_template_kwargs: dict[str, bool | int | str] = Field(default_factory=dict)
     """``vllm:`` only: chat-template arguments sent in every request (vLLM's
     ``chat_template_kwargs``), over the ``serve:`` defaults, which are sent too, so a server
-    started elsewhere gets them. ``thinking: off`` adds ``enable_thinking: false`` unless set
-    here (Qwen3's templates)."""
+    started elsewhere gets them. ``thinking`` adds ``enable_thinking`` (``false`` for ``off``,
+    ``true`` for an effort level) unless set here (Qwen3's templates)."""
     execution_feedback: bool = True
     """Tell the model, at the start of its next turn, what went wrong with its previous response
     (``<execution-feedback>``, ``gptnt.players.feedback``): GPTNT's NOBF ("naughty output
@@ -221,8 +221,8 @@ class PlayerConfig(BaseModel):
             return {}
         merged = {**(self.serve.chat_template_kwargs if self.serve else {}),
                   **self.chat_template_kwargs}  # fmt: skip
-        if self.thinking == "off":
-            merged.setdefault("enable_thinking", False)
+        if self.thinking is not None:  # Qwen3's templates' switch, unless set explicitly
+            merged.setdefault("enable_thinking", self.thinking != "off")
         return merged
 
     @property

@@ -261,7 +261,9 @@ async def test_anthropic_thinking_is_sent_back_with_its_signature(
 REQUEST = ChatRequest(system="s", messages=(UserMessage(parts=(TextPart("hi"),)),))
 
 
-@pytest.mark.parametrize(("effort", "sent"), [("low", "low"), ("high", "high"), ("minimal", "minimal")])
+@pytest.mark.parametrize(
+    ("effort", "sent"), [("low", "low"), ("high", "high"), ("minimal", "minimal")]
+)
 async def test_openai_effort_is_reasoning_effort_in_the_request(
     effort: str, sent: str, server: FakeServer
 ) -> None:
@@ -272,6 +274,23 @@ async def test_openai_effort_is_reasoning_effort_in_the_request(
     assert server.received[-1]["reasoning_effort"] == sent
 
 
+async def test_vllm_effort_is_in_the_request_and_its_templates_switch(
+    server: FakeServer,
+) -> None:
+    """pydantic-ai sends no effort to a vLLM server: ours goes in the body itself, as
+    ``reasoning_effort`` and as the chat template's ``enable_thinking``."""
+    config = PlayerConfig(model="vllm:m", base_url=server.url, thinking="medium")
+    await ModelBackend(config, prices={}).complete(REQUEST, deadline_s=20)
+    body = server.received[-1]
+    assert body["reasoning_effort"] == "medium"
+    assert body["chat_template_kwargs"] == {"enable_thinking": True}
+    off = config.model_copy(update={"thinking": "off"})
+    await ModelBackend(off, prices={}).complete(REQUEST, deadline_s=20)
+    body = server.received[-1]
+    assert "reasoning_effort" not in body
+    assert body["chat_template_kwargs"] == {"enable_thinking": False}
+
+
 async def test_anthropic_budget_is_the_thinking_block_in_the_request(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -280,12 +299,16 @@ async def test_anthropic_budget_is_the_thinking_block_in_the_request(
         config = PlayerConfig(model="anthropic:claude-sonnet-4-6", base_url=fake.url,
                               temperature=None, thinking_budget=2048)  # fmt: skip
         await ModelBackend(config, prices={}).complete(REQUEST, deadline_s=20)
+        effort = config.model_copy(update={"thinking": "high", "thinking_budget": None})
+        await ModelBackend(effort, prices={}).complete(REQUEST, deadline_s=20)
         off = config.model_copy(update={"thinking": "off"})
         await ModelBackend(off, prices={}).complete(REQUEST, deadline_s=20)
-        budget, none = (r.body for r in fake.received)
+        budget, level, none = (r.body for r in fake.received)
     assert budget["thinking"] == {"type": "enabled", "budget_tokens": 2048}
     assert budget["max_tokens"] == 1000 + 2048  # the answer keeps its own cap
-    assert none.get("thinking", {"type": "disabled"})["type"] == "disabled"
+    assert level["output_config"] == {"effort": "high"} and level["max_tokens"] == 1000
+    assert level["thinking"]["type"] in ("adaptive", "enabled")
+    assert "thinking" not in none  # off: no thinking block, Claude's default (none)
 
 
 async def test_google_budget_is_the_thinking_config_in_the_request(
@@ -367,3 +390,47 @@ def test_defaults_keep_todays_behaviour() -> None:
     config = PlayerConfig(model="openai:gpt-5.2")
     assert (config.output, config.previous_frames, config.keep_thinking, config.reflection) == (
         "react", 1, False, False)  # fmt: skip
+
+
+def test_a_whole_episode_reflects_after_the_game_and_records_it(tmp_path: Path) -> None:
+    """``gptnt run`` with both seats reflecting: after the bomb's end, one reflection call per
+    player (the outcome told is the summary's), recorded after the last turn, its tokens in
+    the summary's; the players' recorded settings carry the knobs."""
+    from typer.testing import CliRunner
+
+    from gptnt.cli import app
+    from gptnt.players.cassette import ChatServer, Script, write_player_configs
+
+    server = ChatServer(Script())
+    with pytest.MonkeyPatch.context() as mp, server.running():
+        mp.setenv("GPTNT_OFFLINE", "1")
+        configs = write_player_configs(tmp_path / "players", server.url)
+        for path in configs.values():
+            path.write_text(path.read_text() + "reflection: true\nprevious_frames: 2\n")
+        result = CliRunner().invoke(
+            app,
+            ["run", "--mission", "1", "--mode", "sync", "--defuser", str(configs["defuser"]),
+             "--expert", str(configs["expert"]), "--launch", "task", "--quiet",
+             "--out", str(tmp_path / "runs")],
+        )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    summary = json.loads(next((tmp_path / "runs").rglob("summary.json")).read_text())
+    lines = next((tmp_path / "runs").rglob("events.jsonl")).read_text().splitlines()
+    events = [json.loads(line) for line in lines]
+    kinds = [e["kind"] for e in events]
+    reflections = [e for e in events if e["kind"] == "reflection"]
+    assert summary["outcome"] in ("solved", "strikeout", "timeout")
+    assert sorted(r["role"] for r in reflections) == ["defuser", "expert"]
+    assert all(r["outcome"] == summary["outcome"] and r["text"] for r in reflections)
+    last_turn = max(i for i, k in enumerate(kinds) if k == "turn")
+    assert kinds.index("reflection") > last_turn
+    asked = [b for b in server.received if "look back on this one" in json.dumps(b["messages"])]
+    assert len(asked) == 2
+    turns = [e for e in events if e["kind"] == "turn"]
+    total = sum(e["tokens"]["input"] for e in turns + reflections)
+    assert summary["tokens"]["input"] == total
+    assert summary["turns"]["defuser"] + summary["turns"]["expert"] == len(turns)
+    for player in summary["players"]:
+        assert player["settings"]["reflection"] is True
+        assert player["settings"]["previous_frames"] == 2
+        assert player["settings"]["output"] == "react"
