@@ -27,7 +27,9 @@ _PLAYER: tuple[tuple[str, ColumnType], ...] = (
     ("", "string"), ("kind", "string"), ("privileged", "bool"), ("seat", "string"),
     ("model", "string"), ("base_url_host", "string"), ("temperature", "float"),
     ("max_tokens", "int"), ("image_width", "int"), ("image_height", "int"),
-    ("interaction", "string"), ("thinking", "string"), ("prompt_hash", "string"),
+    ("interaction", "string"), ("thinking", "string"), ("thinking_budget", "int"),
+    ("output", "string"), ("previous_frames", "int"), ("keep_thinking", "bool"),
+    ("execution_feedback", "bool"), ("reflection", "bool"), ("prompt_hash", "string"),
     ("manual", "string"),
 )  # fmt: skip
 
@@ -71,6 +73,11 @@ def _player(prefix: str, p: PlayerInfo | None) -> dict[str, object]:
         "temperature": s.temperature if s else None, "max_tokens": s.max_tokens if s else None,
         "image_width": s.image_size[0] if s else None, "image_height": s.image_size[1] if s else None,
         "interaction": s.interaction if s else None, "thinking": s.thinking if s else None,
+        "thinking_budget": s.thinking_budget if s else None, "output": s.output if s else None,
+        "previous_frames": s.previous_frames if s else None,
+        "keep_thinking": s.keep_thinking if s else None,
+        "execution_feedback": s.execution_feedback if s else None,
+        "reflection": s.reflection if s else None,
         "prompt_hash": p.prompt_hash if p else None, "manual": p.manual if p else None,
     }  # fmt: skip
     return {f"{prefix}{'_' + k if k else ''}": v for k, v in values.items()}

@@ -168,6 +168,18 @@ ROWS = [
         ("big.yaml: image_size.0: Input should be less than or equal to 4096",),
         files={"big.yaml": "model: vllm:m\nbase_url: http://127.0.0.1:{closed}/v1\n"
                            "image_size: [100000, 100000]\n"}),
+    Row("output format unknown", ("--expert", "out.yaml"),
+        ("out.yaml: output: Input should be 'react' or 'tool'",),
+        files={"out.yaml": "model: vllm:m\nbase_url: http://127.0.0.1:{closed}/v1\n"
+                           "output: json\n"}),
+    Row("previous_frames past the ring buffer", ("--expert", "frames.yaml"),
+        ("frames.yaml: previous_frames: Input should be less than or equal to 16",),
+        files={"frames.yaml": "model: vllm:m\nbase_url: http://127.0.0.1:{closed}/v1\n"
+                              "previous_frames: 17\n"}),
+    Row("keep_thinking with thinking off", ("--expert", "keep.yaml"),
+        ("keep.yaml: config: keep_thinking: thinking is off", "drop keep_thinking"),
+        files={"keep.yaml": "model: vllm:m\nbase_url: http://127.0.0.1:{closed}/v1\n"
+                            "thinking: 'off'\nkeep_thinking: true\n"}),
     Row("recording with corrupt deflate", ("corrupt.zip",),
         ("recording corrupt.zip: not a gptnt recording (member 'bodies/00000' is corrupt",),
         built={"corrupt.zip": hostile_inputs.corrupt_deflate}, command=("stub", "serve")),

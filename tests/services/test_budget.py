@@ -95,3 +95,19 @@ def test_scripted_turns_have_no_call() -> None:
     assert all(t.call_s is None and t.turn_s == 180.0 for t in budget.turns)
     rows = {what: value for what, value, _ in budget.rows()}
     assert "sync episode wall limit" in rows and "defuser model call" not in rows
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_the_reflection_step_adds_the_longest_reflecting_turn(mode: str) -> None:
+    """The reflecting players reflect at once, each within its turn: the wall limit grows by
+    the longest of those turns, and a turn of a player that does not reflect adds nothing."""
+    plain = _budget(mode, _model("defuser", turn_timeout_s=60.0), _model("expert"))
+    one = _budget(mode, _model("defuser", turn_timeout_s=60.0),
+                  _model("expert", reflection=True, turn_timeout_s=90.0))  # fmt: skip
+    both = _budget(mode, _model("defuser", turn_timeout_s=120.0, reflection=True),
+                   _model("expert", reflection=True, turn_timeout_s=90.0))  # fmt: skip
+    assert plain.reflection_s == 0
+    assert one.reflection_s == 90.0 and one.episode_s == pytest.approx(plain.episode_s + 90.0)
+    assert both.reflection_s == 120.0
+    assert any(row[0] == "reflection step" for row in both.rows())
+    assert not any(row[0] == "reflection step" for row in plain.rows())
