@@ -101,7 +101,8 @@ def test_scripted_turns_have_no_call() -> None:
 def test_the_reflection_step_adds_the_longest_reflecting_turn(mode: str) -> None:
     """The reflecting players reflect at once, each within its turn: the wall limit grows by
     the longest of those turns, and a turn of a player that does not reflect adds nothing."""
-    plain = _budget(mode, _model("defuser", turn_timeout_s=60.0), _model("expert"))
+    plain = _budget(mode, _model("defuser", turn_timeout_s=60.0),
+                    _model("expert", turn_timeout_s=90.0))  # fmt: skip
     one = _budget(mode, _model("defuser", turn_timeout_s=60.0),
                   _model("expert", reflection=True, turn_timeout_s=90.0))  # fmt: skip
     both = _budget(mode, _model("defuser", turn_timeout_s=120.0, reflection=True),
