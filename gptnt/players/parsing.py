@@ -113,7 +113,7 @@ def parse_command(
             if reading is None:
                 return parse.fail("unparseable_action")
             value = reading.value
-        action = parse.interpret(_scrubbed(value))  # type: ignore[arg-type]
+        action = parse.interpret(_scrubbed(value))
     except Exception as err:  # the parser's promise, as parse_output's
         return ParsedOutput(
             DoNothing(), None, (Issue("unparseable_action", f"internal {type(err).__name__}"),)
