@@ -111,14 +111,15 @@ def test_exports_load_in_one_line(run_dir: Path, tmp_path: Path) -> None:
     ).fetchall()[0]
     assert row[0] == "vllm:fake-defuser" and row[1] == 0.6 and len(row[2]) == 64
     assert row[3] and row[4] == "solved" and row[5] > 0
-    # The player knobs, groupable (records before schema 5 read as the defaults they played).
+    # The player knobs, groupable (records before schema 5 read as the defaults they played;
+    # execution_feedback was not recorded before: unknown).
     knobs = duckdb.sql(
         f"select defuser_output, defuser_previous_frames, defuser_keep_thinking, "
         f"defuser_reflection, defuser_execution_feedback, count(*) "
         f"from '{tmp_path / 'parquet' / 'episodes.parquet'}' where defuser_kind = 'model' "
         f"group by all"
     ).fetchall()
-    assert [k[:5] for k in knobs] == [("react", 1, False, False, True)]
+    assert [k[:5] for k in knobs] == [("react", 1, False, False, None)]
     statuses = duckdb.sql(
         f"select status, count(*) from '{tmp_path / 'parquet' / 'episodes.parquet'}' group by 1 order by 1"
     ).fetchall()
