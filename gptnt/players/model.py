@@ -27,7 +27,7 @@ import numpy as np
 from gptnt import telemetry
 from gptnt.players._text import OUTPUT_CAP_CHARS
 from gptnt.players.actions import Action, DoNothing, SendMessage
-from gptnt.players.backends import MALFORMED, CallRecord, ModelBackend
+from gptnt.players.backends import MALFORMED, CallRecord, ModelBackend, ModelReply
 from gptnt.players.config import PlayerConfig
 from gptnt.players.conversation import (
     Attachment,
@@ -140,16 +140,8 @@ class ModelPolicy:
         request = self.conversation.request(text, attachments)
         if given is not None:
             return self._given(given, attachments)
-        with telemetry.span(
-            f"chat {self.config.model_name}", gen_ai__operation__name="chat",
-            gen_ai__provider__name=self.config.provider,
-            gen_ai__request__model=self.config.model_name,
-            gen_ai__request__max_tokens=self.config.max_tokens,
-            gen_ai__request__temperature=self.config.temperature,
-        ) as span:  # fmt: skip
-            reply = await self.backend.complete(request, deadline_s=self.call_s)
-            call = reply.record
-            span.set_attributes(telemetry.call_attributes(call))
+        reply = await self._call(request, self.config.max_tokens)
+        call = reply.record
         if reply.failure == "content_filter":
             return self._refused(attachments, call, request)
         if reply.failure == "provider_error":
@@ -176,6 +168,22 @@ class ModelPolicy:
         return Decision(parsed.action, text, issues, call=call, shown=attachments,
                         request=request)  # fmt: skip
 
+    async def _call(self, request: ChatRequest, max_tokens: int) -> ModelReply:
+        """One model call within the turn's call deadline, traced as a GenAI ``chat`` span."""
+        with telemetry.span(
+            f"chat {self.config.model_name}", gen_ai__operation__name="chat",
+            gen_ai__provider__name=self.config.provider,
+            gen_ai__request__model=self.config.model_name,
+            gen_ai__request__max_tokens=max_tokens,
+            gen_ai__request__temperature=self.config.temperature,
+        ) as span:  # fmt: skip
+            reply = await self.backend.complete(
+                request, deadline_s=self.call_s,
+                max_tokens=None if max_tokens == self.config.max_tokens else max_tokens,
+            )  # fmt: skip
+            span.set_attributes(telemetry.call_attributes(reply.record))
+        return reply
+
     def _parse(self, text: str, finish_reason: str | None) -> ParsedOutput:
         return parse_output(
             text, allowed=allowed_kinds(self.seat), method=self.interaction.method,
@@ -190,9 +198,7 @@ class ModelPolicy:
         text = reflection_prompt(self.seat, outcome)
         request = dataclasses.replace(self.conversation.request(text), tools=())
         self.conversation.drop()
-        reply = await self.backend.complete(
-            request, deadline_s=self.call_s, max_tokens=self.config.reflection_max_tokens
-        )
+        reply = await self._call(request, self.config.reflection_max_tokens)
         return Reflected(reply.text, reply.finish_reason, reply.record, request)
 
     def _refused(

@@ -31,7 +31,7 @@ from gptnt.players.model import ModelPolicy
 from gptnt.players.parsing import parse_output
 from gptnt.players.policy import TurnInput
 from gptnt.players.prompts import reflection_prompt
-from gptnt.players.tool_actions import read_tool_reply
+from gptnt.players.tool_actions import history_text, read_history_text, read_tool_reply
 from gptnt.players.turn import Player, play_turn, reflect
 
 MARKS = Interaction("set-of-marks")
@@ -105,6 +105,22 @@ def test_a_tool_call_is_read_by_the_text_formats_rules(kind, data, seat_kinds) -
     as_text = read_tool_reply([ToolCall(kind, json.dumps(data))], "t", allowed=seat_kinds,
                               interaction=MARKS, finish_reason="tool_calls")  # fmt: skip
     assert (as_text.action, as_text.issues) == (tool.action, tool.issues)
+
+
+@pytest.mark.parametrize(("kind", "data"), COMMANDS)
+def test_a_restored_tool_turn_reads_as_it_was_played(kind, data) -> None:
+    """A replay restores a tool player's turn from its recorded text (``history_text``): the
+    same action and issues as the call had."""
+    kinds = ("interact_game", "send_message", "do_nothing")
+    call = ToolCall(kind, data)
+    played = read_tool_reply([call], "my reasoning\nin two lines", allowed=kinds,
+                             interaction=MARKS, finish_reason="tool_calls")  # fmt: skip
+    text = history_text([call], "my reasoning\nin two lines")
+    again = read_history_text(text, allowed=kinds, interaction=MARKS)
+    assert (again.action, again.issues, again.thoughts) == (
+        played.action, played.issues, played.thoughts)  # fmt: skip
+    lost = read_history_text("only words", allowed=kinds, interaction=MARKS)
+    assert [i.code for i in lost.issues] == ["no_tool_call"]
 
 
 def test_tool_replies_without_one_call_are_skipped_like_the_text_formats() -> None:
@@ -434,3 +450,13 @@ def test_a_whole_episode_reflects_after_the_game_and_records_it(tmp_path: Path) 
         assert player["settings"]["reflection"] is True
         assert player["settings"]["previous_frames"] == 2
         assert player["settings"]["output"] == "react"
+
+
+@pytest.mark.parametrize("seat", ["defuser", "expert", "solo", "solo-no-manual"])
+@pytest.mark.parametrize("outcome", ["solved", "strikeout", "timeout"])
+def test_the_reflection_prompt_fits_the_seat_and_the_outcome(seat: str, outcome: str) -> None:
+    text = reflection_prompt(seat, outcome)  # type: ignore[arg-type]
+    first = text.splitlines()[0]
+    assert first.startswith("The game is over")
+    assert {"solved": "defused", "strikeout": "strikes", "timeout": "timer"}[outcome] in first
+    assert ("partner" in text) == (seat in ("defuser", "expert"))
