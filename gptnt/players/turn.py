@@ -162,7 +162,7 @@ async def play_turn(
             game_s = (game_s or 0.0) + time.monotonic() - g0
     player.feedback = tuple(issues)
     tokens, cost, failed = _call_facts(decision.call)
-    shown = [ShownImage(caption=a.caption, image=store_png(player.episode_dir, a.png))
+    shown = [ShownImage(caption=a.caption, image=store_png(player.episode_dir, a.png, durable=False))
              for a in decision.shown]  # fmt: skip
     request = _transcript(player, decision.request) if decision.request else None
     return TurnEvent(
@@ -213,7 +213,7 @@ def _transcript(player: Player, request: ChatRequest) -> Transcript:
             messages.append(StoredMessage(role="assistant", parts=parts))
         else:
             messages.append(StoredMessage(role="user", parts=[_part(p) for p in m.parts]))
-    hashes = [store_message(player.episode_dir, m) for m in messages]
+    hashes = [store_message(player.episode_dir, m, durable=False) for m in messages]
     reuse = 0
     for before, now in zip(player.sent, hashes, strict=False):
         if before != now:
@@ -233,8 +233,9 @@ def _part(part: Part) -> MessagePart:
 
 def _look(sight: Sight, player: Player) -> tuple[Observation, list[str], str | None]:
     """The policy's observation, and the content hashes of the frames and mask (stored)."""
-    hashes = [store_png(player.episode_dir, png) for png in sight.frames]
-    mask_hash = store_png(player.episode_dir, sight.mask) if sight.mask else None
+    # Stored without an fsync: the episode's writer makes them durable at its finish.
+    hashes = [store_png(player.episode_dir, png, durable=False) for png in sight.frames]
+    mask_hash = store_png(player.episode_dir, sight.mask, durable=False) if sight.mask else None
     frames = [decode_png(png) for png in sight.frames]
     kind, marks = None, None
     if sight.mask is not None and frames:

@@ -5,7 +5,8 @@
     <episode>/events.jsonl   one Event per line, appended and flushed as the episode runs
     <episode>/frames/<sha256>.png   every image once, named by the hash of its bytes
     <episode>/messages/<sha256>.json   every request message once (v3), named by its hash
-    <episode>/summary.json   written last, atomically (temp file + rename)
+    <episode>/summary.json   written last, atomically (temp file + rename), once the rest is
+                             on disk (frames and messages are stored unsynced, synced then)
 
 A crash loses at most the line being written; a reader skips a torn last line. Every read goes
 through ``gptnt.bounded``: a bad line is skipped and counted, never fatal to the episode.
@@ -74,14 +75,28 @@ def write_atomic(path: Path, data: bytes, *, durable: bool = True) -> None:
         raise
 
 
-def store_png(episode_dir: Path, png: bytes) -> str:
-    """Store one PNG under its content hash (once); return the hash."""
+def _fsync_files(folder: Path) -> None:
+    """fsync every file in ``folder`` (if it exists) and the folder itself."""
+    if not folder.is_dir():
+        return
+    for path in [*folder.iterdir(), folder]:
+        if path.is_file() or path == folder:
+            fd = os.open(path, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+
+
+def store_png(episode_dir: Path, png: bytes, *, durable: bool = True) -> str:
+    """Store one PNG under its content hash (once); return the hash. A turn stores its frames
+    with ``durable=False``: ``EpisodeWriter.finish`` makes them durable before the summary."""
     digest = hashlib.sha256(png).hexdigest()
     frames = episode_dir / FRAMES
     frames.mkdir(parents=True, exist_ok=True)
     path = frames / f"{digest}.png"
     if not path.exists():
-        write_atomic(path, png)
+        write_atomic(path, png, durable=durable)
     return digest
 
 
@@ -145,9 +160,13 @@ class EpisodeWriter:
         return store_png(self.dir, png)
 
     def finish(self, summary: Summary) -> None:
-        """Write the summary (last, atomically) and close the event log."""
+        """Write the summary (last, atomically) and close the event log. Durable: first the
+        frames and messages the turns stored without an fsync (off the turns' path), then the
+        event log, then the summary, so a summary on disk means all it refers to is too."""
         self._events.flush()
         if self._durable:
+            for folder in (FRAMES, MESSAGES):
+                _fsync_files(self.dir / folder)
             os.fsync(self._events.fileno())
         write_atomic(
             self.dir / SUMMARY, summary.model_dump_json(indent=2).encode(), durable=self._durable

@@ -16,7 +16,8 @@ served here, with two deliberate differences that cost old clients nothing:
   they exist, and black-box tests can tell a simulator from a real game.
 
 The game is synchronous and cheap, so one lock keeps requests strictly sequential like the mod's
-single listener thread; the work itself runs in a worker thread so the event loop stays free.
+single listener thread; the work itself runs in a worker thread so the event loop stays free (or,
+for a client in the same process and loop, in the loop itself: ``create_app(inline=True)``).
 A CORS preflight (``OPTIONS``) is answered without touching the game (the mod would run the
 handler and drop the body; running e.g. ``/detonate`` for a preflight helps nobody).
 
@@ -318,11 +319,14 @@ def _normalise_path(path: str) -> str:
 class _ProtocolEndpoint:
     """One ASGI endpoint for every path and method: the mod ignores the HTTP method."""
 
-    def __init__(self, game: Game, status_codes: StatusCodes, token: str | None = None) -> None:
+    def __init__(
+        self, game: Game, status_codes: StatusCodes, token: str | None = None, inline: bool = False
+    ) -> None:
         self._game = game
         self._token = token
         self._lock = threading.Lock()
         self._mod_status = status_codes == "mod"
+        self._inline = inline
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope, receive)
@@ -342,7 +346,11 @@ class _ProtocolEndpoint:
         elif handler is None:
             reply = Reply(UNKNOWN_ROUTE.encode(), 404)
         else:
-            reply = await run_in_threadpool(self._run, handler, dict(request.query_params))
+            query = dict(request.query_params)
+            if self._inline:
+                reply = self._run(handler, query)
+            else:
+                reply = await run_in_threadpool(self._run, handler, query)
         if self._mod_status:
             reply = _as_mod(reply, request.method)
         headers = {**CORS_HEADERS, EXTENSIONS_HEADER: EXTENSIONS}
@@ -368,16 +376,25 @@ def _as_mod(reply: Reply, method: str) -> Reply:
 
 
 def create_app(
-    game: Game, *, status_codes: StatusCodes = "honest", token: str | None = None
+    game: Game,
+    *,
+    status_codes: StatusCodes = "honest",
+    token: str | None = None,
+    inline: bool = False,
 ) -> Starlette:
     """The protocol server for ``game``: serve with uvicorn or call via ``httpx.ASGITransport``.
 
     With ``token``, every request without ``TOKEN_HEADER: token`` is refused (403): only the
     run's game service, which was handed the token, can drive the game.
 
+    ``inline=True`` runs the game's work in the event loop itself, for a client in the same
+    process and loop (``httpx.ASGITransport``): that client waits for the answer anyway, and
+    the hop to a worker thread and back costs a loaded machine milliseconds per call (a served
+    game keeps the default, so that its loop stays free while one request works).
+
     ``status_codes="mod"`` answers failures with the shipped mod's status codes (module doc).
     """
     if status_codes not in STATUS_CODES:
         raise ValueError(f"status_codes={status_codes!r}: use one of {', '.join(STATUS_CODES)}")
-    endpoint = _ProtocolEndpoint(game, status_codes, token)
+    endpoint = _ProtocolEndpoint(game, status_codes, token, inline)
     return Starlette(routes=[Route("/{path:path}", endpoint)])

@@ -14,7 +14,7 @@ from collections.abc import Callable
 import numpy as np
 
 from gptnt.protocol import KINDS, MarkColouring, ModuleKind
-from gptnt.vision._regions import RGB, Region, depth_map
+from gptnt.vision._regions import RGB, Region
 
 Colouring = Callable[[list[Region], np.ndarray], list[tuple[RGB, ...]]]
 
@@ -92,9 +92,7 @@ def colours_for(
 
 
 def _median_colour(region: Region, frame: np.ndarray) -> RGB:
-    crop, left, top = region.bitmap()
-    depth = depth_map(crop)[region.ys - top, region.xs - left]
-    inner = depth >= 1
+    inner = region.depths >= 1
     ys, xs = (region.ys[inner], region.xs[inner]) if inner.sum() >= 3 else (region.ys, region.xs)
     median = np.median(frame[ys, xs, :3].astype(np.float32), axis=0)
     return tuple(round(c) for c in median)

@@ -76,6 +76,12 @@ class Region:
         """A pixel ``(x, y)`` that is part of the region, as deep inside it as possible."""
         return _inner_point(self)
 
+    @cached_property
+    def depths(self) -> np.ndarray:
+        """Each pixel's ``depth_map`` value within the region (aligned with ``ys``, ``xs``)."""
+        crop, left, top = self.bitmap()
+        return depth_map(crop)[self.ys - top, self.xs - left]
+
     def contains(self, x: int, y: int) -> bool:
         return bool(np.any((self.xs == x) & (self.ys == y)))
 
@@ -100,7 +106,7 @@ def find_regions(mask: np.ndarray, *, min_area: int = MIN_AREA) -> list[Region]:
     rgb = _as_rgb(mask)
     height, width = rgb.shape[:2]
     flat = rgb.reshape(-1, 3)
-    lit = np.flatnonzero(flat.max(axis=1) >= _FAINT)  # the mask is mostly black: skip it
+    lit = np.flatnonzero(_channel_max(flat) >= _FAINT)  # the mask is mostly black: skip it
     if lit.size == 0:
         return []
     norm = _stretch(flat[lit]).astype(np.uint32)
@@ -240,12 +246,18 @@ def _thin(member: np.ndarray) -> bool:
 def _stretch(pixels: np.ndarray) -> np.ndarray:
     """Min–max stretch of N×3 pixels to 0–255; faint ones to 0, hueless ones to 255."""
     px = pixels.astype(np.float32)
-    hi = px.max(axis=1, keepdims=True)
-    lo = px.min(axis=1, keepdims=True)
+    hi = _channel_max(px)[:, None]
+    lo = np.minimum(np.minimum(px[:, 0], px[:, 1]), px[:, 2])[:, None]
     span = hi - lo
     out = np.where(span > 0, (px - lo) / np.maximum(span, 1) * 255.0, 255.0)
     out[hi[:, 0] < _FAINT] = 0.0
     return np.rint(out).astype(np.uint8)
+
+
+def _channel_max(pixels: np.ndarray) -> np.ndarray:
+    """Each N×3 pixel's brightest channel (``max(axis=1)``, without numpy's slow reduction
+    over an axis of three)."""
+    return np.maximum(np.maximum(pixels[:, 0], pixels[:, 1]), pixels[:, 2])
 
 
 def depth_map(crop: np.ndarray) -> np.ndarray:
@@ -255,20 +267,15 @@ def depth_map(crop: np.ndarray) -> np.ndarray:
     wire are its centre line.
     """
     depth = np.zeros(crop.shape, dtype=np.int32)
-    current = crop.copy()
-    level = 0
+    padded = np.zeros((crop.shape[0] + 2, crop.shape[1] + 2), dtype=bool)
+    current = padded[1:-1, 1:-1]  # a view: eroded in place, inside a frame of False
+    current[...] = crop
     while current.any():
-        padded = np.pad(current, 1, constant_values=False)
         inner = (
-            padded[1:-1, 1:-1]
-            & padded[:-2, 1:-1]
-            & padded[2:, 1:-1]
-            & padded[1:-1, :-2]
-            & padded[1:-1, 2:]
+            current & padded[:-2, 1:-1] & padded[2:, 1:-1] & padded[1:-1, :-2] & padded[1:-1, 2:]
         )
-        depth[inner] = level + 1
-        current = inner
-        level += 1
+        depth += inner  # erosions only shrink: a pixel's depth is how many it survives
+        current[...] = inner
     return depth
 
 
@@ -276,11 +283,7 @@ def _inner_point(region: Region) -> tuple[int, int]:
     """The deepest region pixel, ties broken by closeness to the centroid: always on the mask,
     on the centre line of a thin wire, near the middle of a button.
     """
-    crop, left, top = region.bitmap()
-    depth = depth_map(crop)
-    local_ys = region.ys - top
-    local_xs = region.xs - left
-    d = depth[local_ys, local_xs]
+    d = region.depths
     deepest = d == d.max()
     cx, cy = region.centroid
     dist = (region.xs[deepest] - cx) ** 2 + (region.ys[deepest] - cy) ** 2

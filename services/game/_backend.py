@@ -55,7 +55,8 @@ class Backend:
             from gptnt.sim.server import create_app
 
             game = Game(width=spec.width, height=spec.height, ruleset=ruleset(spec.rule_seed))
-            transport = self._recorded(httpx.ASGITransport(app=create_app(game)))
+            # In the service's own loop: no worker thread between the client and the game.
+            transport = self._recorded(httpx.ASGITransport(app=create_app(game, inline=True)))
             self.client = GameClient(
                 "http://sim.invalid", deadlines=deadlines(spec), transport=transport
             )

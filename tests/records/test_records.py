@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
 import time
 from pathlib import Path
 
@@ -26,6 +27,7 @@ from gptnt.records import (
     frame_path,
     read_events,
     read_summary,
+    store_png,
 )
 
 PLAYERS = [
@@ -95,6 +97,30 @@ def test_episode_round_trip(tmp_path: Path) -> None:
     assert events[1] == turn.model_copy(update={"episode_id": "ep"})
     assert {e.episode_id for e in events} == {"ep"}  # every line names its episode
     assert not list((tmp_path / "ep").glob(".*tmp"))
+
+
+def test_frames_stored_unsynced_are_synced_at_finish_before_the_summary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A turn stores its frames without an fsync (off its path); a durable writer's finish
+    fsyncs them, then the event log, and only then writes the summary."""
+    synced: list[str] = []
+    real_fsync = os.fsync
+
+    def fsync(fd: int) -> None:
+        synced.append(os.readlink(f"/proc/self/fd/{fd}"))
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    writer = EpisodeWriter(tmp_path / "ep")
+    digest = store_png(tmp_path / "ep", _png((0, 0, 255)), durable=False)
+    assert synced == []
+    writer.finish(_summary("ep"))
+    frame = str(frame_path(tmp_path / "ep", digest))
+    events = str(tmp_path / "ep" / "events.jsonl")
+    assert frame in synced and events in synced
+    assert synced.index(frame) < synced.index(events) < len(synced) - 1  # the summary is last
+    assert read_summary(tmp_path / "ep") is not None
 
 
 def test_torn_last_line_is_skipped_silently_a_torn_middle_is_skipped_and_counted(
