@@ -1,6 +1,7 @@
 """Benchmark of the harness's own cost, with instant scripted policies (no model time).
 
-Prints, measured in one run against one embedded Redis server:
+Prints, measured in one run against one embedded Redis server (every floor sample is taken right
+after each episode, so that the floor and the turns see the same load of a shared machine):
 
 - the median round trip of a bare Redis ``PING`` and of a bus RPC, and their ratio;
 - the median harness overhead per Defuser turn and per Expert turn (manager → player RPC →
@@ -13,7 +14,7 @@ Prints, measured in one run against one embedded Redis server:
   ``AIM`` floors;
 - the frame bytes moved per Defuser turn, against GPTNT's 16 raw frames plus mask.
 
-    .venv/bin/python scripts/bench_services.py [--mission Wires-234] [--episodes 2] [--pings 500]
+    .venv/bin/python scripts/bench_services.py [--mission Wires-234] [--episodes 4] [--pings 100]
 """
 
 from __future__ import annotations
@@ -53,8 +54,8 @@ async def _echo(params: Ping) -> Ping:
     return params
 
 
-async def bench_bus(url: str, count: int) -> tuple[float, float]:
-    """Median seconds of a bare PING and of an RPC round trip."""
+async def bench_bus(url: str, count: int) -> tuple[list[float], list[float]]:
+    """Seconds of bare PINGs and of RPC round trips, in turn."""
     redis = connect(url)
     keys = GameKeys(uuid.uuid4().hex[:8])
     server = RpcServer(connect(url), keys, "game")
@@ -74,7 +75,7 @@ async def bench_bus(url: str, count: int) -> tuple[float, float]:
     task.cancel()
     await asyncio.gather(task, return_exceptions=True)
     await redis.aclose()
-    return statistics.median(pings), statistics.median(calls)
+    return pings, calls
 
 
 def render_png_samples(recording: Path, game: GameConfig) -> tuple[list[float], int]:
@@ -101,11 +102,11 @@ def render_png_samples(recording: Path, game: GameConfig) -> tuple[list[float], 
     return samples, differ
 
 
-async def bench_turns(url: str, mission: str, episodes: int) -> dict[str, list[float]]:
+async def bench_turns(url: str, mission: str, episodes: int, pings: int) -> dict[str, list[float]]:
     """Per role, wall seconds per turn minus the policy's own time; PNG bytes per turn; and
-    render + PNG samples of the floor, taken after each episode."""
+    the samples of the floor (render + PNG, PING, RPC), taken after each episode."""
     out: dict[str, list[float]] = {
-        "defuser": [], "expert": [], "bytes": [], "render": [], "differ": []
+        "defuser": [], "expert": [], "bytes": [], "render": [], "differ": [], "ping": [], "rpc": []
     }  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(episodes):
@@ -127,13 +128,16 @@ async def bench_turns(url: str, mission: str, episodes: int) -> dict[str, list[f
             samples, differ = render_png_samples(recording, game)
             out["render"] += samples
             out["differ"] += [float(differ)]
+            ping, rpc = await bench_bus(url, pings)
+            out["ping"] += ping
+            out["rpc"] += rpc
     return out
 
 
 async def main(args: argparse.Namespace) -> None:
     with EmbeddedRedis() as server:
-        ping, rpc = await bench_bus(server.url, args.pings)
-        turns = await bench_turns(server.url, args.mission, args.episodes)
+        turns = await bench_turns(server.url, args.mission, args.episodes, args.pings)
+    ping, rpc = statistics.median(turns["ping"]), statistics.median(turns["rpc"])
     table = Table(title=f"Harness overhead ({args.mission}, sync, scripted instant policies)")
     table.add_column("measure")
     table.add_column("median", justify="right")
@@ -166,6 +170,6 @@ if __name__ == "__main__":
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--mission", default="Wires-234")
-    parser.add_argument("--episodes", type=int, default=2)
-    parser.add_argument("--pings", type=int, default=500)
+    parser.add_argument("--episodes", type=int, default=4)
+    parser.add_argument("--pings", type=int, default=100, help="PINGs and RPCs after each episode")
     asyncio.run(main(parser.parse_args()))
