@@ -28,6 +28,7 @@ from gptnt.records import (
     RunInfo,
     Summary,
     TurnEvent,
+    episode_folders,
     read_events,
     read_run_info,
     read_summary,
@@ -204,17 +205,6 @@ def _resolved(path: Path) -> Path:
         return path.absolute()
 
 
-def _not_episode(folder: Path) -> str | None:
-    """Why a folder found under ``episodes/`` is no episode's records, or ``None``."""
-    try:
-        folder.name.encode()
-    except UnicodeEncodeError:
-        return "its name is not UTF-8; rename it"
-    if not folder.is_dir():  # also a symlink loop: is_dir() is False, never an error
-        return "not a directory"
-    return None
-
-
 def same_turn(a: TurnEvent | None, b: TurnEvent | None) -> bool:
     """Two records of one turn say the same: who, what it received, its output, its action and
     the game's answer (a replay's restored turns must, a branch parts where they do not)."""
@@ -282,16 +272,10 @@ def load_run(run_dir: Path) -> Run:
         for key, e in latest.items()
     }
     # A directory whose key the ledger never saw: a run killed mid-episode.
-    for folder in sorted((run_dir / EPISODES).glob("*-a*")):
-        problem = _not_episode(folder)
-        if problem is not None:
-            tally.skip(folder.as_posix().encode(errors="replace").decode(), problem, what="file")
-            continue
-        key, _, attempt = folder.name.rpartition("-a")
-        if key not in counted and attempt.isdigit():
-            known = counted.get(key)
-            if known is None or int(attempt) > known[1]:
-                counted[key] = (folder, int(attempt), "incomplete")
+    for folder, key, attempt in episode_folders(run_dir, tally):
+        known = counted.get(key)
+        if key not in latest and (known is None or attempt > known[1]):
+            counted[key] = (folder, attempt, "incomplete")
     episodes = [
         _episode(run_dir.name, key, folder, attempt, status,
                  sum(1 for e in entries if e.episode_key == key), tally)

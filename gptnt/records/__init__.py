@@ -29,7 +29,15 @@ from gptnt.records._episode import (
     write_atomic,
 )
 from gptnt.records._harness import harness
-from gptnt.records._ledger import EPISODES, LEDGER, Ledger, LedgerEntry, Status, episode_dir
+from gptnt.records._ledger import (
+    EPISODES,
+    LEDGER,
+    Ledger,
+    LedgerEntry,
+    Status,
+    episode_dir,
+    episode_folders,
+)
 from gptnt.records._lock import LOCK, RunLock
 from gptnt.records._outcome import TIMER_TOLERANCE_S, classify
 from gptnt.records._run import (
@@ -122,6 +130,7 @@ __all__ = [
     "classify",
     "disk_problem",
     "episode_dir",
+    "episode_folders",
     "frame_path",
     "harness",
     "known_cost",

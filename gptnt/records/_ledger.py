@@ -53,6 +53,34 @@ def episode_dir(run_dir: Path, episode_key: str, attempt: int) -> Path:
     return run_dir / EPISODES / f"{episode_key}-a{attempt}"
 
 
+def episode_folders(run_dir: Path, tally: Tally) -> Iterator[tuple[Path, str, int]]:
+    """``(folder, episode key, attempt)`` of every attempt's folder under ``episodes/``, in name
+    order. A folder that cannot be one (its name not UTF-8, not ``KEY-aN``, not a directory: a
+    file, a symlink loop) is skipped and counted in ``tally``, never fatal: the run's other
+    episodes still count, and nothing unencodable reaches a ledger line or a table."""
+    for folder in sorted((run_dir / EPISODES).glob("*-a*")):
+        problem = _not_episode(folder)
+        if problem is not None:
+            tally.skip(folder.as_posix().encode(errors="replace").decode(), problem, what="file")
+            continue
+        key, _, attempt = folder.name.rpartition("-a")
+        yield folder, key, int(attempt)
+
+
+def _not_episode(folder: Path) -> str | None:
+    """Why a folder found under ``episodes/`` is no attempt's records, or ``None``."""
+    try:
+        folder.name.encode()
+    except UnicodeEncodeError:
+        return "its name is not UTF-8; rename it"
+    key, _, attempt = folder.name.rpartition("-a")
+    if not key or not attempt.isascii() or not attempt.isdigit():
+        return "its name is not KEY-aN (an attempt's folder); rename or remove it"
+    if not folder.is_dir():  # also a symlink loop: is_dir() is False, never an error
+        return "not a directory"
+    return None
+
+
 class Ledger:
     def __init__(self, run_dir: Path) -> None:
         self.run_dir = run_dir
@@ -139,28 +167,28 @@ class Ledger:
         self.append(entry)
         return entry
 
-    def reconcile(self) -> int:
+    def reconcile(self, *, tally: Tally | None = None) -> int:
         """Add entries for finished episodes whose ledger line was lost (a run killed between
-        writing the summary and the ledger); returns how many were added."""
+        writing the summary and the ledger); returns how many were added. Folders that are no
+        attempt's are skipped and counted in ``tally``."""
         known = {(e.episode_key, e.attempt) for e in self.entries()}
         added = 0
-        for entry in self._from_summaries():
+        for entry in self._from_summaries(Tally() if tally is None else tally):
             if (entry.episode_key, entry.attempt) not in known:
                 self.append(entry)
                 added += 1
         return added
 
-    def _from_summaries(self) -> list[LedgerEntry]:
+    def _from_summaries(self, tally: Tally) -> list[LedgerEntry]:
         entries = []
-        for summary_dir in sorted((self.run_dir / EPISODES).glob("*-a*")):
-            summary = read_summary(summary_dir)
+        for summary_dir, key, attempt in episode_folders(self.run_dir, tally):
+            summary = read_summary(summary_dir, tally=tally)
             if summary is None:
                 continue
-            key, _, attempt = summary_dir.name.rpartition("-a")
             entries.append(
                 LedgerEntry(
                     episode_key=key,
-                    attempt=int(attempt),
+                    attempt=attempt,
                     status=_STATUS_OF.get(summary.outcome, "finished"),
                     outcome=summary.outcome,
                     reason=summary.reason,
@@ -171,9 +199,9 @@ class Ledger:
             )
         return entries
 
-    def rebuild(self) -> int:
+    def rebuild(self, *, tally: Tally | None = None) -> int:
         """Recreate the ledger from the episodes' summaries; returns the number of entries."""
-        entries = self._from_summaries()
+        entries = self._from_summaries(Tally() if tally is None else tally)
         self.path.unlink(missing_ok=True)
         for entry in entries:
             self.append(entry)

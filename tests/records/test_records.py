@@ -193,6 +193,31 @@ def test_ledger_resume_and_rebuild(tmp_path: Path) -> None:
     assert ledger.rebuild() == 3
 
 
+@pytest.mark.parametrize("name", [b"bad\xff-a1", b"m9-abc", b"m9-a", b"-a1", b"m9-a\xd9\xa3"],
+                         ids=["not-utf8", "attempt-not-a-number", "no-attempt", "no-key",
+                              "arabic-digit"])  # fmt: skip
+def test_folders_that_are_no_attempt_are_skipped_and_counted(tmp_path: Path, name: bytes) -> None:
+    """A folder under ``episodes/`` whose name is not UTF-8 or not ``KEY-aN`` (or that is a file)
+    never stops a resume or a rebuild: it is skipped, named once, and the rest still count."""
+    good = episode_dir(tmp_path, "m1", 1)
+    EpisodeWriter(good).finish(_summary("m1"))
+    odd = tmp_path / "episodes" / os.fsdecode(name)
+    EpisodeWriter(odd).finish(_summary("odd"))
+    (tmp_path / "episodes" / "m7-a1").write_text("a file where a folder goes")
+    ledger = Ledger(tmp_path)
+    tally = Tally()
+    assert ledger.reconcile(tally=tally) == 1  # m1 only
+    assert [e.episode_key for e in ledger.entries()] == ["m1"]
+    assert tally.total == 2, tally.lines()
+    lines = "\n".join(tally.lines())
+    assert "m7-a1 unreadable (not a directory); skipped" in lines
+    assert "rename" in lines
+    lines.encode()  # the line itself can be printed and written
+    again = Tally()
+    assert ledger.rebuild(tally=again) == 1 and again.total == 2
+    assert ledger.done() == {"m1"}
+
+
 V1_EVENTS = [
     (
         '{"kind":"episode_started","schema_version":1,"episode_id":"old-a1","mission_id":"3",'
