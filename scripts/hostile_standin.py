@@ -23,9 +23,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import json
 import socket
 import struct
+import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -242,6 +244,83 @@ async def _length_cut(call: Call) -> None:
     await call.reply('<thoughts>long</thoughts><action>{"result": {"kind": "int', finish="length")
 
 
+async def _null_content(call: Call) -> None:
+    """``"content": null`` and no tool call (the API allows it): the model said nothing."""
+    await call.reply(None)
+
+
+def _big_completion(megabytes: float) -> bytes:
+    size = int(megabytes * 1_000_000)
+    return json.dumps(completion("<think>" + "hmm " * (size // 4) + "</think>" + WAIT)).encode()
+
+
+async def _huge_body(call: Call) -> None:
+    """A completion of ARG MB (30), its Content-Length saying so."""
+    await call.send(200, _big_completion(call.arg if call.arg is not None else 30))
+
+
+async def _chunks(call: Call, chunks: AsyncIterator[bytes], *, gzip: bool = False) -> None:
+    """A chunked body (no Content-Length: nothing says how long it is)."""
+    head = ["HTTP/1.1 200 X", "Content-Type: application/json", "Transfer-Encoding: chunked",
+            "Connection: close", *(["Content-Encoding: gzip"] if gzip else [])]  # fmt: skip
+    call.writer.write(("\r\n".join(head) + "\r\n\r\n").encode())
+    async for chunk in chunks:
+        call.writer.write(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
+        await call.writer.drain()
+    call.writer.write(b"0\r\n\r\n")
+    await call.writer.drain()
+
+
+async def _huge_chunked(call: Call) -> None:
+    """A completion of ARG MB (30), chunked: only reading it tells its size."""
+    body = _big_completion(call.arg if call.arg is not None else 30)
+
+    async def pieces() -> AsyncIterator[bytes]:
+        for i in range(0, len(body), 65536):
+            yield body[i : i + 65536]
+
+    await _chunks(call, pieces())
+
+
+async def _endless(call: Call) -> None:
+    """A completion that never ends: spaces at full speed, chunked."""
+
+    async def forever() -> AsyncIterator[bytes]:
+        yield b'{"id": "hostile", "choices": [{"message": {"content": "'
+        while True:
+            yield b" " * 65536
+
+    await _chunks(call, forever())
+
+
+async def _endless_trickle(call: Call) -> None:
+    """A body that never ends, one byte every ARG s (0.5): each read is quick, the whole never."""
+
+    async def drip() -> AsyncIterator[bytes]:
+        while True:
+            yield b" "
+            await asyncio.sleep(call.arg if call.arg is not None else 0.5)
+
+    await _chunks(call, drip())
+
+
+async def _gzip_bomb(call: Call) -> None:
+    """ARG MB (100) of JSON whitespace gzipped to a few hundred KB, sent though not asked for."""
+    body = _gzipped_spaces(int(call.arg if call.arg is not None else 100))
+
+    async def once() -> AsyncIterator[bytes]:
+        yield body
+
+    await _chunks(call, once(), gzip=True)
+
+
+@functools.cache
+def _gzipped_spaces(megabytes: int) -> bytes:
+    squeeze = zlib.compressobj(9, zlib.DEFLATED, 31)  # 31: a gzip header
+    block = b" " * 1_000_000
+    return b"".join(squeeze.compress(block) for _ in range(megabytes)) + squeeze.flush()
+
+
 @dataclass(frozen=True)
 class Behaviour:
     handler: Handler
@@ -269,7 +348,12 @@ BEHAVIOURS: dict[str, Behaviour] = {
     "hang": Behaviour(_hang, True, "never answers"),
     "flaky": Behaviour(_flaky, False, "503 and a valid answer in turn"),
     "tool-call": Behaviour(_tool_call, False, "a tool call instead of text"),
-    "think-huge": Behaviour(_think_huge, False, "a think block of ARG MB (2), then an action"),
+    "think-huge": Behaviour(
+        _think_huge,
+        False,
+        "a think block of ARG MB (2), then an action "
+        "(past the client's body cap, 16 MiB, it is huge-body)",
+    ),
     "other-language": Behaviour(_other_language, False, "prose in Chinese, no action"),
     "unknown-label": Behaviour(_unknown_label, False, "a click on a label that is not shown"),
     "whitespace": Behaviour(_whitespace, False, "only whitespace"),
@@ -278,6 +362,12 @@ BEHAVIOURS: dict[str, Behaviour] = {
     "key-echo": Behaviour(_key_echo, False, "the sent key echoed in the model's text"),
     "key-echo-error": Behaviour(_key_echo_error, True, "the sent key echoed in a 400 error"),
     "script": Behaviour(_script, False, "<!--<script> in the thoughts and a message"),
+    "null-content": Behaviour(_null_content, False, '"content": null, no tool call'),
+    "huge-body": Behaviour(_huge_body, True, "a completion of ARG MB (30), Content-Length set"),
+    "huge-chunked": Behaviour(_huge_chunked, True, "a completion of ARG MB (30), chunked"),
+    "endless": Behaviour(_endless, True, "a body that never ends, at full speed"),
+    "endless-trickle": Behaviour(_endless_trickle, True, "a body that never ends, a byte / ARG s"),
+    "gzip-bomb": Behaviour(_gzip_bomb, True, "ARG MB (200) gzipped, not asked for"),
 }
 
 

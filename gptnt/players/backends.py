@@ -11,7 +11,8 @@ transient failure (429, 5xx, no answer, a body that is not the API's), after the
 A call never raises for a provider's failure: the reply says ``failure="content_filter"`` (the
 provider refused the content; the caller applies the paper's rephrase treatment, H) or
 ``failure="provider_error"`` (the turn is lost; the model is told on its next turn), which
-includes payloads that cannot be read (no JSON, ``"choices": []``). The player's own secrets
+includes payloads that cannot be read (no JSON, ``"choices": []``, a body over
+``MAX_RESPONSE_BYTES``, cut there by ``gptnt.players._body``). The player's own secrets
 (its key, its URL's password) are scrubbed from the reply and the error. The text that is kept is
 valid Unicode and at most ``OUTPUT_CAP_CHARS`` long (``gptnt.players._text``): a 5 MB answer
 would otherwise be resent on every later turn and stored whole in the record.
@@ -40,6 +41,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from gptnt.bounded import read_yaml
 from gptnt.endpoints import HIDDEN, scrub_text, scrub_url, url_secrets
 from gptnt.errors import PlayerConfigError
+from gptnt.players._body import body_too_large
 from gptnt.players._text import OUTPUT_CAP_CHARS, keep
 from gptnt.players.config import PlayerConfig
 from gptnt.players.conversation import (
@@ -60,6 +62,7 @@ from gptnt.players.providers import (
     model_base_url,
 )
 from gptnt.resources import configs_dir
+from gptnt.waits import patient_timeout
 
 if TYPE_CHECKING:
     from pydantic_ai import messages as pm
@@ -255,7 +258,7 @@ class ModelBackend:
             if left <= 0:
                 break
             try:
-                async with asyncio.timeout(left):
+                async with patient_timeout(left):  # a stalled loop does not cut an answer
                     response = await _request(self._model, messages, settings, parameters, left)
             except TimeoutError:
                 failed = _Failure("provider_error", f"no answer within the call's {budget:g} s")
@@ -381,6 +384,9 @@ def _failure(err: Exception) -> _Failure:
     from pydantic_ai import exceptions
 
     status = _status(err)
+    cut = body_too_large(err)
+    if cut is not None:  # never the model's reply: the same request would get the same body
+        return _Failure("provider_error", f"{MALFORMED}: {cut}", status, transient=False)
     if isinstance(err, exceptions.ContentFilterError):
         return _Failure("content_filter", str(err), status, transient=False)
     if isinstance(err, (exceptions.ModelAPIError, exceptions.UnexpectedModelBehavior)):

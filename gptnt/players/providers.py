@@ -9,7 +9,8 @@ documented environment variables (``AZURE_OPENAI_ENDPOINT``, ``AZURE_OPENAI_API_
 ``OPENAI_API_VERSION``; ``AWS_*``; ``GROQ_API_KEY``; ``OLLAMA_BASE_URL`` …). A config's
 ``base_url`` and ``api_key_env`` override them where the provider class takes a URL and a key.
 
-Our preflight, price table, retries and records apply to whatever model comes back: the backend
+Every provider that takes an HTTP client gets ``gptnt.players._body.bounded_client()``: no
+response body is read past ``MAX_RESPONSE_BYTES``. Our preflight, price table, retries and records apply to whatever model comes back: the backend
 calls it through ``pydantic_ai.direct.model_request`` like the four of our own.
 """
 
@@ -20,6 +21,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from gptnt.errors import PlayerConfigError
+from gptnt.players._body import bounded_client
 
 if TYPE_CHECKING:
     from pydantic_ai.models import Model
@@ -113,6 +115,8 @@ def _provider(config: PlayerConfig, name: str, key: str | None) -> Provider[Any]
     kwargs: dict[str, object] = {}
     if key and "api_key" in parameters:
         kwargs["api_key"] = key
+    if "http_client" in parameters:  # its bodies bounded (``gptnt.players._body``)
+        kwargs["http_client"] = bounded_client()
     if config.base_url:
         url_parameter = next((p for p in URL_PARAMETERS if p in parameters), None)
         if url_parameter is None:
@@ -133,7 +137,7 @@ def _openai(config: PlayerConfig, api_key: str) -> Model:
     from pydantic_ai.providers.openai import OpenAIProvider
 
     base_url = config.base_url or env_base_url(config)
-    provider = OpenAIProvider(base_url=base_url, api_key=api_key)
+    provider = OpenAIProvider(base_url=base_url, api_key=api_key, http_client=bounded_client())
     return OpenAIChatModel(config.model_name, provider=provider)
 
 
@@ -142,7 +146,7 @@ def _anthropic(config: PlayerConfig, api_key: str) -> Model:
     from pydantic_ai.providers.anthropic import AnthropicProvider
 
     base_url = config.base_url or env_base_url(config)
-    provider = AnthropicProvider(api_key=api_key, base_url=base_url)
+    provider = AnthropicProvider(api_key=api_key, base_url=base_url, http_client=bounded_client())
     return AnthropicModel(config.model_name, provider=provider)
 
 
@@ -150,7 +154,9 @@ def _google(config: PlayerConfig, api_key: str) -> Model:
     from pydantic_ai.models.google import GoogleModel
     from pydantic_ai.providers.google import GoogleProvider
 
-    provider = GoogleProvider(api_key=api_key, base_url=config.base_url)
+    provider = GoogleProvider(
+        api_key=api_key, base_url=config.base_url, http_client=bounded_client()
+    )
     return GoogleModel(config.model_name, provider=provider)
 
 

@@ -5,9 +5,12 @@ never comes back out."""
 
 from __future__ import annotations
 
+import socket
+import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
+import tracemalloc
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -16,12 +19,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 from hostile_standin import BEHAVIOURS, Hostile
 
 from gptnt.players import Conversation
+from gptnt.players._body import MAX_RESPONSE_BYTES
 from gptnt.players.backends import ModelBackend
 from gptnt.players.config import PlayerConfig
 
 KEY_ENV = "GPTNT_HOSTILE_KEY"
 KEY = "sk-hostile-canary-4f1c2e"
-FAST = {"slow": "slow~0.2", "trickle": "trickle~0.0005", "hang": "hang"}
+FAST = {
+    "slow": "slow~0.2",
+    "trickle": "trickle~0.0005",
+    "hang": "hang",
+    "huge-chunked": "huge-chunked~20",
+    "gzip-bomb": "gzip-bomb~20",
+}
 """Short arguments, so that each case takes a fraction of a second."""
 
 
@@ -30,6 +40,23 @@ async def hostile(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Hostile]:
     monkeypatch.setenv(KEY_ENV, KEY)
     async for running in Hostile().serve():
         yield running
+
+
+@pytest.fixture(scope="module")
+def standin() -> Iterator[str]:
+    """The stand-in as its own process (``scripts/hostile_standin.py --port``): its root URL."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    script = Path(__file__).resolve().parents[2] / "scripts" / "hostile_standin.py"
+    server = subprocess.Popen([sys.executable, str(script), "--port", str(port)],
+                              stdout=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        assert server.stdout is not None and "serving on" in server.stdout.readline()
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
 
 
 def _backend(hostile: Hostile, path: str, **extra: object) -> ModelBackend:
@@ -106,3 +133,50 @@ def test_timeout_s_is_refused_with_the_fix() -> None:
 
     with pytest.raises(PlayerConfigError, match="timeout_s is no longer a setting.*drop"):
         _validated({"model": "openai:x", "timeout_s": 120}, "p.yaml")
+
+
+@pytest.mark.parametrize(("path", "says"), [
+    ("huge-body~30", "30,0"),  # refused from its Content-Length, before a byte of the body
+    ("huge-chunked~30", "over 16 MiB; the read stopped there"),
+    ("endless", "over 16 MiB; the read stopped there"),
+    ("gzip-bomb~100", "over 16 MiB once inflated"),
+])  # fmt: skip
+async def test_a_body_past_the_cap_is_cut_there_never_read_whole(
+    standin: str, monkeypatch: pytest.MonkeyPatch, path: str, says: str
+) -> None:
+    """A 30 MB, an endless or a decompression-bomb body: the read stops at MAX_RESPONSE_BYTES
+    (the error says so, not the deadline), it is the provider's failure, not retried (the same
+    request would get the same body), and this process never held much more than the cap (the
+    stand-in runs in a process of its own, so its 30 MB are not counted here)."""
+    monkeypatch.setenv(KEY_ENV, KEY)
+    config = PlayerConfig(model="openai:hostile", base_url=f"{standin}/{path}/v1",
+                          api_key_env=KEY_ENV, transport_retries=2)  # fmt: skip
+    backend = ModelBackend(config, prices={})
+    tracemalloc.start()
+    try:
+        reply = await backend.complete(Conversation("s").request("hi"), deadline_s=60.0)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert reply.failure == "provider_error", reply.record
+    assert says in (reply.record.error or ""), reply.record.error
+    assert reply.record.attempts == (200,) or reply.record.attempts == (None,)
+    assert peak < 4 * MAX_RESPONSE_BYTES, peak  # the server's 30 MB body is built here too
+
+
+async def test_an_endless_trickle_is_cut_at_the_call_s_deadline(hostile: Hostile) -> None:
+    """Every read answers within a moment and the body never ends: the call's one deadline,
+    over the whole call, cuts it (a per-read timeout never would)."""
+    t0 = time.monotonic()
+    reply = await _backend(hostile, "endless-trickle~0.05").complete(
+        Conversation("s").request("hi"), deadline_s=1.0
+    )
+    assert time.monotonic() - t0 < 3.0
+    assert reply.failure == "provider_error" and "no answer within" in (reply.record.error or "")
+
+
+async def test_null_content_is_the_model_saying_nothing(hostile: Hostile) -> None:
+    reply = await _backend(hostile, "null-content").complete(
+        Conversation("s").request("hi"), deadline_s=5.0
+    )
+    assert reply.failure is None and reply.text == "" and reply.record.error is None
