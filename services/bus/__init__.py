@@ -14,7 +14,13 @@ from gptnt.services.bus._acl import Credentials, create_users, delete_users
 from gptnt.services.bus._deadline import REDIS_CALL_S, REDIS_DOWN, redis_lost, within
 from gptnt.services.bus._env import CONFIG_ENV, child_env
 from gptnt.services.bus._events import EventStream
-from gptnt.services.bus._heartbeat import Heartbeat, HeartbeatSender, read_heartbeat, wait_ready
+from gptnt.services.bus._heartbeat import (
+    BEAT_S,
+    Heartbeat,
+    HeartbeatSender,
+    read_heartbeat,
+    wait_ready,
+)
 from gptnt.services.bus._inbox import Inbox, Message
 from gptnt.services.bus._keys import GameKeys, Service
 from gptnt.services.bus._rpc import DISK_FAULT, RpcClient, RpcServer
@@ -29,6 +35,7 @@ from gptnt.services.bus._server import (
 )
 
 __all__ = [
+    "BEAT_S",
     "CONFIG_ENV",
     "DISK_FAULT",
     "ENV_URL",

@@ -11,13 +11,13 @@ away (connection refused or reset) surfaces as ``BusError`` whose message starts
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 
 import redis.exceptions
 
 from gptnt.errors import BusError, DeadlineExceeded
+from gptnt.waits import patient_timeout
 
 REDIS_CALL_S = 5.0
 """Wall seconds one plain Redis call may take (a send, a drain, a publish, a heartbeat, a
@@ -36,13 +36,14 @@ def redis_lost(what: str, err: BaseException) -> BusError:
 
 @contextlib.asynccontextmanager
 async def within(seconds: float, what: str) -> AsyncIterator[None]:
-    """Bound the bus calls in the block by ``seconds`` (wall clock).
+    """Bound the bus calls in the block by ``seconds`` (wall clock; a stall of this process's
+    event loop is not counted against it: ``gptnt.waits.patient_timeout``).
 
     Raises ``DeadlineExceeded`` when the deadline passes and ``BusError`` (``redis: …``) when
     the connection to Redis is lost; a command Redis refuses (e.g. ``NOPERM``) passes through.
     """
     try:
-        async with asyncio.timeout(seconds):
+        async with patient_timeout(seconds):
             yield
     except TimeoutError:
         raise DeadlineExceeded(f"{what}: no answer within {seconds:g} s") from None

@@ -1,7 +1,11 @@
 """Heartbeats: each service refreshes a key with a TTL; a missing key means the service is gone.
 
-One ``SET … PX`` per beat (atomic), and liveness is judged by
-Redis expiring the key, not by comparing the sender's clock with the reader's.
+One ``SET … PX`` per beat (atomic), each with the next sequence number. Liveness is judged by
+the reader from the beats' progress on its own monotonic clock (a new ``seq`` seen = alive),
+never by comparing the sender's clock with the reader's, and never by one missed beat: how
+long a silence counts as hung is the episode's to say (``Budget.liveness`` in
+``gptnt.services.manager``), from the longest wait it places on the service. The key's TTL only
+clears the key of a sender that is gone.
 
 The first beat that says ``ready`` also pushes a token onto the service's readiness list
 (``GameKeys.ready``), in the same transaction: whoever waits for the service to come up blocks
@@ -28,6 +32,10 @@ from gptnt.services.bus._server import decoded
 
 _READY = "ready"  # the state of a service that serves requests
 _READY_TTL_S = 600  # a readiness token nobody popped does not outlive its game for long
+BEAT_S = 0.5
+"""Wall seconds between two beats of a service."""
+KEY_TTL_S = 3.0
+"""Wall seconds a beat's key outlives its last beat (clean-up only: liveness is the reader's)."""
 
 
 class Heartbeat(BaseModel):
@@ -49,8 +57,8 @@ class HeartbeatSender:
         keys: GameKeys,
         service: Service,
         *,
-        interval_s: float = 0.5,
-        ttl_s: float = 3.0,
+        interval_s: float = BEAT_S,
+        ttl_s: float = KEY_TTL_S,
     ) -> None:
         self._redis = redis
         self._key = keys.heartbeat(service)

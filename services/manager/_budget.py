@@ -27,6 +27,13 @@ the mission as played (time limit, time step, time scale). Nothing below is a fr
   within its turn's deadline (its call within the turn's call budget, like a turn's), so the
   step adds the longest of those turns to the episode's limit.
 
+- **liveness** (per service) — how long the watchdog lets a live service's heartbeat stay
+  silent before it calls the service hung: the longest single wait this episode places on that
+  service (a player's turn or its stop; the game's call, or a start-up step), plus one beat and
+  one Redis call. A service silent for longer could not have kept that wait's deadline; one
+  silent for less (starved by a loaded machine) may still keep it, so it is never called dead.
+  (A service process that *exits* is seen at once, whatever this bound.)
+
 ``gptnt config show --mission ID`` prints the budget of the players and mission given.
 """
 
@@ -42,7 +49,7 @@ from gptnt.errors import ConfigError
 from gptnt.players.clock import MIN_LATENCY_S, TOKENS_FIRST_TOKEN_S, VirtualClock
 from gptnt.players.seats import SeatChoice
 from gptnt.protocol import MissionConfig, Mode, Role
-from gptnt.services.bus import REDIS_CALL_S
+from gptnt.services.bus import BEAT_S, REDIS_CALL_S, Service
 
 SCRIPTED_TURN_S = 180.0
 """Wall seconds a scripted player's turn may take (they answer in milliseconds; this bounds a
@@ -71,6 +78,17 @@ class TurnBudget(BaseModel):
     """Attempts a call may make (1 + ``transport_retries``), while ``call_s`` lasts."""
 
 
+class Liveness(BaseModel):
+    """How long one service's heartbeat may stay silent before the watchdog calls it hung."""
+
+    model_config = ConfigDict(frozen=True)
+
+    service: Service
+    silence_s: float
+    longest_wait: str
+    """What the bound is derived from (for ``gptnt config show``)."""
+
+
 class Budget(BaseModel):
     """Every deadline of one episode (``Budget.of``), wall seconds."""
 
@@ -91,6 +109,8 @@ class Budget(BaseModel):
     """The reflection step: the longest turn of a player that reflects (0: none does)."""
     episode_s: float
     """The episode's wall limit."""
+    liveness: tuple[Liveness, ...] = ()
+    """Per service, the heartbeat silence that counts as hung."""
 
     @classmethod
     def of(
@@ -115,6 +135,7 @@ class Budget(BaseModel):
         reflect = max((t.turn_s for c, t in zip(lineup, turns, strict=True) if _reflects(c)),
                       default=0.0)  # fmt: skip
         end = 2 * timing.game_call_s + reflect  # the final state (async: and the pause)
+        alive = _liveness(turns, timing, game)
         if mode == "sync":
             rounds = math.ceil(mission.time_limit * 1000 / mission.time_step_size)
             round_s = (
@@ -123,7 +144,8 @@ class Budget(BaseModel):
             )  # fmt: skip
             return cls(
                 mode=mode, turns=turns, startup_s=startup, rounds=rounds, round_s=round_s,
-                game_over_s=None, reflection_s=reflect, episode_s=startup + rounds * round_s + end,
+                game_over_s=None, reflection_s=reflect, liveness=alive,
+                episode_s=startup + rounds * round_s + end,
             )  # fmt: skip
         if clock is not None:  # async on the virtual clock: turn after turn, the game paused
             least = min(_least_advance(c, clock, timing) for c in lineup)
@@ -131,17 +153,22 @@ class Budget(BaseModel):
             round_s = sum(by_role.values()) + timing.game_call_s  # one advance per Defuser turn
             return cls(
                 mode=mode, turns=turns, startup_s=startup, rounds=rounds, round_s=round_s,
-                game_over_s=None, reflection_s=reflect, episode_s=startup + rounds * round_s + end,
+                game_over_s=None, reflection_s=reflect, liveness=alive,
+                episode_s=startup + rounds * round_s + end,
             )  # fmt: skip
         over = game_over_s(mission, game)
         episode = startup + timing.game_call_s + over + GRACE_S + end
         return cls(
             mode=mode, turns=turns, startup_s=startup, rounds=None, round_s=None,
-            game_over_s=over, reflection_s=reflect, episode_s=episode,
+            game_over_s=over, reflection_s=reflect, liveness=alive, episode_s=episode,
         )  # fmt: skip
 
     def turn(self, role: Role) -> TurnBudget:
         return next(t for t in self.turns if t.role == role)
+
+    def silence_s(self, service: Service) -> float:
+        """How long ``service``'s heartbeat may stay silent before it counts as hung."""
+        return next(a.silence_s for a in self.liveness if a.service == service)
 
     def rows(self) -> list[tuple[str, float | int, str]]:
         """``(deadline, value, how it is derived)`` for ``gptnt config show``."""
@@ -172,7 +199,27 @@ class Budget(BaseModel):
             out.append(("reflection step", self.reflection_s,
                         "the longest turn of a player that reflects"))  # fmt: skip
         out.append((f"{self.mode} episode wall limit", self.episode_s, "all of the above"))
+        for a in self.liveness:
+            out.append((f"{a.service} heartbeat silence", a.silence_s,
+                        f"its longest wait ({a.longest_wait}) + a beat + a Redis call"))  # fmt: skip
         return out
+
+
+def _liveness(
+    turns: Sequence[TurnBudget], timing: TimingConfig, game: GameConfig
+) -> tuple[Liveness, ...]:
+    """Each service's silence bound: its longest single wait, one beat, one Redis call (the
+    beat's own write)."""
+    slack = BEAT_S + REDIS_CALL_S
+    waits: list[tuple[Service, float, str]] = [
+        (t.role, max(t.turn_s, timing.stop_timeout_s), "its turn or its stop") for t in turns
+    ]
+    waits.append(("game", max(timing.game_call_s, game.startup_timeout_s),
+                  "a game call or a start-up step"))  # fmt: skip
+    return tuple(
+        Liveness(service=name, silence_s=wait + slack, longest_wait=f"{what}, {wait:g} s")
+        for name, wait, what in waits
+    )
 
 
 def check_turns(lineup: Sequence[SeatChoice | None], timing: TimingConfig) -> None:

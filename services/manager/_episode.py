@@ -10,7 +10,8 @@
 4. Classify the outcome (solved / strikeout / timeout, or crashed with the reason), stop the
    services, delete the users and keys, write the summary last.
 
-Every wait has a deadline; a watchdog turns a dead process or an expired heartbeat into
+Every wait has a deadline; a watchdog turns a dead process or a heartbeat silent past its bound
+(``Budget.liveness``) into
 ``crashed`` at once; and any exception at all ends this episode only.
 """
 
@@ -424,7 +425,11 @@ class Episode:
         ]
 
     async def _watch(self) -> None:
-        """Raise ``EpisodeError`` when a service process ends or its heartbeat expires."""
+        """Raise ``EpisodeError`` when a service process ends, or when a service that beat once
+        has not beaten for its liveness bound (``Budget.liveness``): progress is a new beat
+        (``seq``) seen on this process's clock, read before it is judged, so neither a starved
+        service nor a starved manager turns a live one into a crash."""
+        progress: dict[str, tuple[int, float]] = {}  # service → (last seq seen, seen at)
         while True:
             await asyncio.sleep(_WATCH_S)
             for handle in self._handles:
@@ -437,10 +442,17 @@ class Episode:
                     )
                 except DeadlineExceeded:
                     raise EpisodeError(f"redis: no answer within {REDIS_CALL_S:g} s") from None
-                if beat is not None:
+                now = time.monotonic()
+                last = progress.get(handle.name)
+                if beat is not None and (last is None or beat.seq != last[0]):
+                    progress[handle.name] = (beat.seq, now)
                     self._ready_seen.add(handle.name)
-                elif handle.name in self._ready_seen:
-                    raise EpisodeError(f"{handle.name} heartbeat expired: the service hung or died")
+                elif last is not None and now - last[1] > self.budget.silence_s(handle.name):
+                    bound = self.budget.silence_s(handle.name)
+                    raise EpisodeError(
+                        f"{handle.name} heartbeat silent for {now - last[1]:.0f} s, past its "
+                        f"{bound:g} s bound (the longest wait on it): the service hung or died"
+                    )
 
     async def _wait_ready(self, names: tuple[Service, ...]) -> None:
         """Block until each of ``names`` announces it serves (``gptnt.services.bus.wait_ready``): the
@@ -488,8 +500,9 @@ class Episode:
             return None
         try:
             return await self._rpc.call(
-                "game", game_api.STATE, game_api.Empty(), BombState, timeout_s=2
-            )
+                "game", game_api.STATE, game_api.Empty(), BombState,
+                timeout_s=self.settings.game_call_s,
+            )  # fmt: skip
         except (GptntError, *REDIS_DOWN):  # the state is a nicety; the summary is not
             return None
 

@@ -112,3 +112,26 @@ def test_the_reflection_step_adds_the_longest_reflecting_turn(mode: str) -> None
     assert both.reflection_s == 120.0
     assert any(row[0] == "reflection step" for row in both.rows())
     assert not any(row[0] == "reflection step" for row in plain.rows())
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+@pytest.mark.parametrize("turn", [45.0, 180.0, 900.0])
+def test_no_heartbeat_silence_counts_as_hung_before_its_longest_wait_could_end(
+    mode: str, turn: float
+) -> None:
+    """The liveness bound of each service is derived, never a fixed few seconds (a 3 s TTL
+    crashed a live Expert on a loaded machine): it outlasts every single wait the episode
+    places on that service, so a starved service that still keeps its deadlines is never
+    called dead; and it is in the rows ``gptnt config show`` prints."""
+    budget = _budget(mode, _model("defuser", turn_timeout_s=turn),
+                     _model("expert", turn_timeout_s=turn))  # fmt: skip
+    for t in budget.turns:
+        assert budget.silence_s(t.role) > max(t.turn_s, SETTINGS.stop_timeout_s)
+    game = budget.silence_s("game")
+    assert game > SETTINGS.game_call_s and game > SETTINGS.game.startup_timeout_s
+    shown = {name: value for name, value, _ in budget.rows()}
+    assert shown["expert heartbeat silence"] == budget.silence_s("expert")
+    assert shown["game heartbeat silence"] == game
+    longer = _budget(mode, _model("defuser", turn_timeout_s=2 * turn),
+                     _model("expert", turn_timeout_s=2 * turn))  # fmt: skip
+    assert longer.silence_s("defuser") > budget.silence_s("defuser")  # follows the turn
