@@ -660,11 +660,12 @@ def worker(
     YAML < GPTNT_* variables < these flags the worker takes its scheduler (bus.scheduler), its
     Redis (bus.redis_url) and where to stage records (records.out). Exit codes: 130 stopped by
     SIGINT/SIGTERM (episodes in flight recorded as interrupted), 1 the scheduler went away,
-    2 bad input."""
+    2 bad input (also: another worker stages in the same --out)."""
     import asyncio
 
     from gptnt.cli import ExitCode
     from gptnt.cli.config import command_config
+    from gptnt.records import RunLock
     from gptnt.services.bus import redis_url as resolve_redis
     from gptnt.services.manager.host import serve
 
@@ -674,9 +675,12 @@ def worker(
         from gptnt.preflight import share_pools
 
         share_pools(pools)
-    typer.echo(f"worker: taking episodes from {address}; Ctrl-C stops")
-    with resolve_redis(cfg.bus.redis_url) as url:
-        stopped_by = asyncio.run(serve(address, url, cfg.records.out, games))
+    # One writer per staging directory: a second worker on the same --out would stage its
+    # attempts among this one's (and both keep them), so it is refused before it joins.
+    with RunLock(cfg.records.out, flag="--out"):
+        typer.echo(f"worker: taking episodes from {address}; Ctrl-C stops")
+        with resolve_redis(cfg.bus.redis_url) as url:
+            stopped_by = asyncio.run(serve(address, url, cfg.records.out, games))
     typer.echo(f"worker: stopped by {stopped_by}; its episodes in flight are recorded", err=True)
     raise typer.Exit(ExitCode.INTERRUPTED if stopped_by.startswith("SIG") else ExitCode.FAILED)
 

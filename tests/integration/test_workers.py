@@ -54,3 +54,30 @@ def test_a_remote_workers_records_reach_the_run_and_are_not_replayed(tmp_path: P
         assert turns and all((here / "frames" / f"{h}.png").is_file() for h in turns[0].frames)
     assert "0 to play" in again.stdout
     assert len(list(ledger.entries())) == 3  # the rerun added nothing
+
+
+@pytest.mark.slow
+def test_two_workers_never_share_a_staging_directory(tmp_path: Path) -> None:
+    """One writer per directory: a second ``gptnt worker`` on the same ``--out`` is refused in
+    one line (exit 2) while the first stages there; once the first stops, the lock is gone."""
+    env = {k: v for k, v in os.environ.items() if k != "GPTNT_REDIS_URL"}
+    lock = tmp_path / "staging" / ".writer.lock"
+    with dask_scheduler() as scheduler:
+        argv = [*GPTNT, "worker", "--scheduler", scheduler, "--out", "staging"]
+        first = subprocess.Popen(argv, cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)  # fmt: skip
+        try:
+            assert first.stdout is not None
+            assert first.stdout.readline().startswith("worker: taking episodes from")
+            assert lock.is_file()
+            second = subprocess.run(argv, cwd=tmp_path, env=env, capture_output=True, text=True,
+                                    timeout=120, check=False)  # fmt: skip
+        finally:
+            first.terminate()
+            _, first_err = first.communicate(timeout=60)
+    assert second.returncode == 2, second.stderr
+    lines = second.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: --out staging: another run writes")
+    assert f"pid {first.pid}" in lines[0] and second.stdout == ""
+    assert first.returncode == 130, first_err
+    assert not lock.exists()
