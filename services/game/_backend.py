@@ -64,7 +64,7 @@ class Backend:
             port = free_port()
             token = secrets.token_hex(16)  # this run's: no other process can drive the game
             self._proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-c", "from gptnt.cli import main; main()", "sim", "serve",
+                sys.executable, "-P", "-c", "from gptnt.cli import main; main()", "sim", "serve",
                 "--port", str(port), "--width", str(spec.width), "--height", str(spec.height),
                 "--rule-seed", str(spec.rule_seed), stdout=asyncio.subprocess.DEVNULL,
                 env=child_env({TOKEN_ENV: token}),

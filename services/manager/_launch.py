@@ -39,7 +39,9 @@ class ProcessHandle:
         self._log_path = log_path
         with open(log_path, "ab") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", f"gptnt.services.{service_module(name)}", *args],
+                # -P: the working directory is not put on sys.path, so a checkout of gptnt
+                # there (another version's) is never what the service runs.
+                [sys.executable, "-P", "-m", f"gptnt.services.{service_module(name)}", *args],
                 env=env,
                 stdout=log,
                 stderr=subprocess.STDOUT,

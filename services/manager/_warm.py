@@ -169,7 +169,7 @@ class WarmServer:
 
     def __init__(self) -> None:
         self._proc = subprocess.Popen(
-            [sys.executable, "-c", "from gptnt.services.manager._warm import serve; serve()"],
+            [sys.executable, "-P", "-c", "from gptnt.services.manager._warm import serve; serve()"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=None,
