@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import shutil
 import signal
 import tempfile
@@ -36,6 +37,7 @@ from types import FrameType
 import dask
 from distributed import Client, Future, KilledWorker, LocalCluster, wait
 
+from gptnt.bounded import Tally
 from gptnt.errors import ClusterError, ConfigError
 from gptnt.records import (
     BundleError,
@@ -199,7 +201,10 @@ def _run(run_dir: Path, specs: list[EpisodeSpec], settings: EpisodeSettings, sui
          queue_depth: int | None, scheduler: str | None, redis_url: str | None,
          on_progress: Callable[[Progress], None] | None) -> SuiteOutcome:  # fmt: skip
     ledger = Ledger(run_dir)
-    ledger.reconcile()
+    skipped = Tally()
+    ledger.reconcile(tally=skipped)
+    for line in skipped.lines():  # folders no attempt's: named, never fatal
+        log.warning("suite: %s", line)
     done = ledger.done()
     todo = deque(spec.model_copy(update={"attempt": ledger.next_attempt(spec.key)})
                  for spec in specs if spec.key not in done)  # fmt: skip
@@ -241,16 +246,20 @@ class _Stop:
 
 @contextlib.contextmanager
 def _signals() -> Iterator[_Stop]:
-    """SIGINT and SIGTERM set the stop once; a second one kills the process at once."""
+    """The first SIGINT or SIGTERM sets the stop (the episodes in flight end ``interrupted``,
+    their records kept); a second one leaves at once (``_abandon``)."""
     stop = _Stop()
     if threading.current_thread() is not threading.main_thread():
         yield stop
         return
 
     def handle(signum: int, _frame: FrameType | None) -> None:
-        for each in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(each, signal.SIG_DFL)
-        stop.set(signal.Signals(signum).name)
+        name = signal.Signals(signum).name
+        if stop.is_set():
+            _abandon(signum, name)
+        stop.set(name)
+        os.write(2, f"{name}: stopping; the episodes in flight end as interrupted, their "
+                    "records kept (send it again to stop at once)\n".encode())  # fmt: skip
 
     before = {sig: signal.signal(sig, handle) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
@@ -258,6 +267,36 @@ def _signals() -> Iterator[_Stop]:
     finally:
         for sig, handler in before.items():
             signal.signal(sig, handler)
+
+
+def _abandon(signum: int, name: str) -> None:
+    """A second signal: kill every process this one started (the local cluster's workers, their
+    games' services, the embedded Redis) and exit now with ``128 + signum`` (130 for SIGINT),
+    as a process the signal killed. The attempts in flight get no ledger line, so a rerun of
+    the same command plays them again; what is recorded stays consistent (each file is written
+    whole, the ledger line last) and the run's lock is taken over (its holder is dead)."""
+    os.write(2, f"{name} again: stopped at once; the episodes in flight are not recorded "
+                "(rerun the same command to play them)\n".encode())  # fmt: skip
+    for pid in _descendants(os.getpid()):
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    os._exit(128 + signum)
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every living process below ``pid`` (read from ``/proc``)."""
+    children: dict[int, list[int]] = {}
+    for status in Path("/proc").glob("[0-9]*/status"):
+        with contextlib.suppress(OSError, ValueError, StopIteration):
+            line = next(x for x in status.read_text().splitlines() if x.startswith("PPid:"))
+            children.setdefault(int(line.split()[1]), []).append(int(status.parent.name))
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        below = children.get(todo.pop(), [])
+        found += below
+        todo += below
+    return found
 
 
 @contextlib.contextmanager

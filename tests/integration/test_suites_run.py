@@ -114,3 +114,73 @@ def test_ctrl_c_during_a_suite_run_records_the_episodes_in_flight_and_exits_130(
         summary = read_summary(run_dir / entry.episode_dir)
         assert summary is not None and summary.outcome == entry.outcome
     assert len({(e.episode_key, e.attempt) for e in entries}) == len(entries)
+
+
+@pytest.mark.slow
+def test_a_second_ctrl_c_stops_at_once_and_the_run_still_resumes(tmp_path: Path) -> None:
+    """Ctrl-C twice (SIGINT to the whole process group): the first starts the clean stop, the
+    second leaves at once with 130 (128 + SIGINT), killing every process the suite started;
+    what was recorded reads, and the same command then plays the rest to the end."""
+    import signal
+    import time
+
+    from gptnt.records import read_fleet
+
+    env = {k: v for k, v in os.environ.items() if k != "GPTNT_REDIS_URL"}
+    command = [*GPTNT, "suite", "run", "multi", "--limit", "2", "--modes", "sync", "--games",
+               "2", "--launch", "process", "--run", "twice", "--out", str(tmp_path)]  # fmt: skip
+    suite = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, start_new_session=True)  # fmt: skip
+    run_dir = tmp_path / "twice"
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline and suite.poll() is None:
+        fleet = read_fleet(run_dir)
+        if fleet is not None and fleet.in_flight:
+            break
+        time.sleep(0.2)
+    started = _descendants(suite.pid)
+    assert started  # the local cluster's workers, the services of their games, Redis
+    os.killpg(suite.pid, signal.SIGINT)
+    time.sleep(0.5)
+    os.killpg(suite.pid, signal.SIGINT)
+    second = time.monotonic()
+    _, stderr = suite.communicate(timeout=60)
+    print(f"exited {time.monotonic() - second:.1f} s after the second SIGINT")
+    assert suite.returncode == 130, stderr
+    assert "Traceback" not in stderr, stderr
+    assert "SIGINT again: stopped at once" in stderr, stderr
+    time.sleep(1.0)
+    assert not [pid for pid in started if _alive(pid)], "processes outlived the suite"
+    for entry in Ledger(run_dir).entries():  # whatever was recorded is whole
+        summary = read_summary(run_dir / entry.episode_dir)
+        assert summary is not None and summary.outcome == entry.outcome
+    again = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600,
+                           check=False)  # fmt: skip
+    assert again.returncode == 0, again.stderr[-3000:]
+    latest = Ledger(run_dir).latest()
+    assert len(latest) == 2 and {e.status for e in latest.values()} == {"finished"}
+
+
+def _descendants(pid: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            line = next(x for x in status.read_text().splitlines() if x.startswith("PPid:"))
+        except (OSError, StopIteration):
+            continue
+        children.setdefault(int(line.split()[1]), []).append(int(status.parent.name))
+    found, todo = [], [pid]
+    while todo:
+        below = children.get(todo.pop(), [])
+        found += below
+        todo += below
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = next(x for x in Path(f"/proc/{pid}/status").read_text().splitlines()
+                     if x.startswith("State:"))  # fmt: skip
+    except (OSError, StopIteration):
+        return False
+    return "zombie" not in state
