@@ -20,6 +20,7 @@ from pathlib import Path
 
 import hostile_inputs
 import pytest
+import rogue_results
 
 from gptnt.missions import DEFAULT_MISSIONS_DIR, MISSIONS_DIR_ENV
 from gptnt.players.backends import OFFLINE_ENV
@@ -206,6 +207,10 @@ ROWS = [
         ("--out runs/held: another run writes here (host ", "choose another --out"),
         files={"one.yaml": "name: one\nmissions: [Wires-234]\nmodes: [sync]\n"},
         built={"runs/held/.writer.lock": hostile_inputs.live_lock}, command=("suite", "run")),
+    Row("second worker on a staging directory", ("--scheduler", "tcp://127.0.0.1:{closed}",
+                                                 "--out", "runs/stage"),
+        ("--out runs/stage: another run writes here (host ", "choose another --out"),
+        built={"runs/stage/.writer.lock": hostile_inputs.live_lock}, command=("worker",)),
 ]  # fmt: skip
 
 
@@ -381,3 +386,94 @@ def test_replay_is_checked_before_anything_starts(tmp_path: Path) -> None:
     assert past.returncode == 2, past.stderr
     assert "--from-turn 3: the episode has 0 turns (0 to 0)" in past.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["episodes"]  # no ledger, no branch
+
+
+# Result streams (issue 22, items 4 and 7): what a game host ships back is outside bytes too.
+# Each row is a suite whose one attempt is played by a rogue worker (``rogue_results.py``)
+# that ships its records malformed as the row says; the suite refuses the result whole,
+# records the attempt ``crashed: bad result: …`` (parked: --retries 0), writes nothing of it,
+# and exits 3 with no traceback.
+STREAM_ROWS = {
+    "not-json": "episode bundle: not JSON",
+    "not-an-object": "episode bundle: not an object of path → data",
+    "not-text": "episode bundle: a dict, not packed records",
+    "not-base64": "episode bundle: 'events.jsonl' is not base64",
+    "no-summary": "episode bundle: no summary.json",
+    "not-a-summary": "episode bundle: summary.json is not a summary",
+    "another-attempt": "summary.json is attempt 7 of Wires-234, not the attempt 1",
+    "another-mission": "summary.json is attempt 1 of Maze-1, not the attempt 1 of Wires-234",
+    "escapes-upward": "path '../../../../../escaped.txt' leaves the episode directory",
+    "absolute-path": "gptnt-rogue-escaped.txt' leaves the episode directory",
+    "nul-in-a-name": "leaves the episode directory",
+    "too-many-files": "episode bundle: 20,0",
+}
+
+
+@pytest.fixture(scope="module")
+def streamed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Result]]:
+    """Every stream row played against one scheduler and one rogue worker (4 game slots)."""
+    from dask_scheduler import dask_scheduler
+
+    if not GPTNT.exists():
+        pytest.skip(f"console script {GPTNT} not installed")
+    base = tmp_path_factory.mktemp("bad-results")
+    env = {k: v for k, v in os.environ.items() if k not in KEYS and not k.startswith("GPTNT_")}
+    env[OFFLINE_ENV] = "1"
+    rogue = Path(__file__).parents[1] / "rogue_results.py"
+    (base / "host").mkdir()
+    with dask_scheduler() as scheduler:
+        worker = subprocess.Popen(
+            [sys.executable, str(rogue), "--", "worker", "--scheduler", scheduler, "--out",
+             "staging", "--games", "4"],
+            cwd=base / "host", env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            text=True, start_new_session=True,
+        )  # fmt: skip
+        try:
+            assert worker.stdout is not None and worker.stdout.readline().startswith("worker:")
+
+            def play(kind: str) -> Result:
+                work = base / kind
+                work.mkdir()
+                (work / "one.yaml").write_text("name: one\nmissions: [Wires-234]\nmodes: [sync]\n")
+                started = time.monotonic()
+                proc = subprocess.run(
+                    [str(GPTNT), "suite", "run", "one.yaml", "--scheduler", scheduler, "--run",
+                     kind, "--out", "runs", "--retries", "0", "--launch", "task", "--yes"],
+                    cwd=work, env=env, capture_output=True, text=True, timeout=300, check=False,
+                )  # fmt: skip
+                row = Row(kind, (), (STREAM_ROWS[kind],), command=("suite", "run"), code=3)
+                return Result(row, proc.returncode, proc.stdout, proc.stderr, work, {},
+                              time.monotonic() - started)  # fmt: skip
+
+            with ThreadPoolExecutor(max_workers=4) as pool:
+                done = list(pool.map(play, STREAM_ROWS))
+        finally:
+            worker.terminate()
+            worker.wait(timeout=60)
+    for r in done:
+        print(f"{r.wall_s:6.2f} s  {r.row.name}")
+    yield {r.row.name: r for r in done}
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)  # the first row's setup plays every row (4 at a time)
+@pytest.mark.parametrize("kind", list(STREAM_ROWS))
+def test_a_malformed_result_is_refused_whole_and_recorded(
+    kind: str, streamed: dict[str, Result]
+) -> None:
+    from gptnt.records import Ledger
+
+    result = streamed[kind]
+    assert result.returncode == 3, (result.returncode, result.stderr[-2000:])
+    assert "Traceback" not in result.stderr, result.stderr
+    assert "crashed: 1 episode(s) parked" in result.stderr, result.stderr
+    run_dir = result.workdir / "runs" / kind
+    (entry,) = Ledger(run_dir).entries()
+    assert entry.status == "parked" and entry.outcome == "crashed", entry
+    assert entry.reason.startswith("bad result: episode bundle: "), entry.reason
+    assert STREAM_ROWS[kind] in entry.reason, entry.reason
+    # Nothing of the refused result was written: the attempt's folder holds the suite's own
+    # summary only, and no rogue file landed anywhere.
+    assert [p.name for p in (run_dir / entry.episode_dir).iterdir()] == ["summary.json"]
+    assert not list(result.workdir.parent.rglob("escaped.txt"))
+    assert not rogue_results.OUTSIDE.exists()
