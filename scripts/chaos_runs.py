@@ -55,7 +55,12 @@ CANARIES = {
     "other key": "sk-ant-chaos-other-canary-33d0",
 }
 """Secrets in the run's environment that no record may hold (with the admin Redis password)."""
-HOSTILE_ARGS = {"slow": "slow~2", "trickle": "trickle~0.0002", "rate-limited": "rate-limited~1"}
+HOSTILE_ARGS = {
+    "slow": "slow~2",
+    "trickle": "trickle~0.0002",
+    "rate-limited": "rate-limited~1",
+    "gzip-bomb": "gzip-bomb~40",
+}
 """Behaviour arguments that fit the hostile episodes' budget (a model call of 5 s)."""
 
 
