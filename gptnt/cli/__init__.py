@@ -60,6 +60,7 @@ _COMMAND_MODULES = [
     "sanzaru",
     "config",
     "doctor",
+    "submission",
 ]
 
 for _name in _COMMAND_MODULES:
