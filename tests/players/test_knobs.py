@@ -460,3 +460,34 @@ def test_the_reflection_prompt_fits_the_seat_and_the_outcome(seat: str, outcome:
     assert first.startswith("The game is over")
     assert {"solved": "defused", "strikeout": "strikes", "timeout": "timer"}[outcome] in first
     assert ("partner" in text) == (seat in ("defuser", "expert"))
+
+
+async def test_tool_output_reaches_anthropic_and_google_as_their_own_tools(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The tools travel in each provider's own shape. A call is required (Anthropic
+    ``tool_choice: any``, Gemini ``mode: ANY``) except where the provider forbids forcing a
+    tool with thinking on (Anthropic: ``auto``; a text answer is then ``no_tool_call``)."""
+    from gptnt.players.tool_actions import action_tools
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
+    monkeypatch.setenv("GOOGLE_API_KEY", "k")
+    tools = action_tools(("interact_game", "do_nothing"), MARKS)
+    request = ChatRequest(system="s", messages=REQUEST.messages, tools=tools)
+    with AnthropicServer().running() as fake:
+        for extra in ({}, {"thinking_budget": 2048}):
+            config = PlayerConfig(model="anthropic:claude-sonnet-4-6", base_url=fake.url,
+                                  temperature=None, output="tool", **extra)  # type: ignore[arg-type]  # fmt: skip
+            await ModelBackend(config, prices={}).complete(request, deadline_s=20)
+        forced, thinking = (r.body for r in fake.received)
+    assert [t["name"] for t in forced["tools"]] == ["interact_game", "do_nothing"]
+    assert forced["tool_choice"]["type"] == "any"
+    assert thinking["tool_choice"]["type"] == "auto"
+    with GeminiServer().running() as fake:
+        config = PlayerConfig(model="google:gemini-3-flash-preview", base_url=fake.url,
+                              output="tool")  # fmt: skip
+        await ModelBackend(config, prices={}).complete(request, deadline_s=20)
+        body = fake.received[-1].body
+    names = [f["name"] for t in body["tools"] for f in t.get("functionDeclarations", [])]
+    assert names == ["interact_game", "do_nothing"]
+    assert body["toolConfig"]["functionCallingConfig"]["mode"] == "ANY"
