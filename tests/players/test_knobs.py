@@ -408,6 +408,7 @@ def test_defaults_keep_todays_behaviour() -> None:
         "react", 1, False, False)  # fmt: skip
 
 
+@pytest.mark.slow
 def test_a_whole_episode_reflects_after_the_game_and_records_it(tmp_path: Path) -> None:
     """``gptnt run`` with both seats reflecting: after the bomb's end, one reflection call per
     player (the outcome told is the summary's), recorded after the last turn, its tokens in
@@ -491,3 +492,49 @@ async def test_tool_output_reaches_anthropic_and_google_as_their_own_tools(
     names = [f["name"] for t in body["tools"] for f in t.get("functionDeclarations", [])]
     assert names == ["interact_game", "do_nothing"]
     assert body["toolConfig"]["functionCallingConfig"]["mode"] == "ANY"
+
+
+@pytest.mark.slow
+def test_a_whole_episode_with_tool_output_plays_its_calls(tmp_path: Path) -> None:
+    """``gptnt run`` with both seats on ``output: tool``, against the stand-in answering each
+    scripted move as a tool call: every request carries the tools, every turn plays its call
+    (the Defuser's clicks reach the game), no turn is lost to the format, and the records
+    say ``output: tool``."""
+    import re
+
+    from typer.testing import CliRunner
+
+    from gptnt.cli import app
+    from gptnt.players.cassette import ChatServer, Script, write_player_configs
+
+    class ToolServer(ChatServer):
+        def answer(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+            status, payload = super().answer(body)
+            text = payload["choices"][0]["message"]["content"]
+            found = re.search(r"<action>(.*)</action>", text, re.S)
+            assert "tools" in body and found, "a tool player's request carries its tools"
+            command = json.loads(found.group(1))["result"]
+            return status, _tool_reply([(command["kind"], command["data"])], "reasoning")
+
+    server = ToolServer(Script())
+    with pytest.MonkeyPatch.context() as mp, server.running():
+        mp.setenv("GPTNT_OFFLINE", "1")
+        configs = write_player_configs(tmp_path / "players", server.url)
+        for path in configs.values():
+            path.write_text(path.read_text() + "output: tool\n")
+        result = CliRunner().invoke(
+            app,
+            ["run", "--mission", "1", "--mode", "sync", "--defuser", str(configs["defuser"]),
+             "--expert", str(configs["expert"]), "--launch", "task", "--quiet",
+             "--out", str(tmp_path / "runs")],
+        )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    summary = json.loads(next((tmp_path / "runs").rglob("summary.json")).read_text())
+    lines = next((tmp_path / "runs").rglob("events.jsonl")).read_text().splitlines()
+    turns = [e for e in map(json.loads, lines) if e["kind"] == "turn"]
+    assert summary["outcome"] in ("solved", "strikeout", "timeout") and len(turns) > 3
+    assert not any(e["errors"] for e in turns if e["action"]["kind"] != "do_nothing")
+    assert not any("no_tool_call" in " ".join(e["errors"]) for e in turns)
+    clicks = [e for e in turns if e["action"]["kind"] == "interact_game"]
+    assert clicks and all(e["result"] for e in clicks)
+    assert all(p["settings"]["output"] == "tool" for p in summary["players"])
