@@ -138,10 +138,10 @@ async def run_checks(
 ) -> list[Check]:
     """Every check, the slow ones concurrently; in the documented order."""
     local = [check_display(), check_gpu()]
-    game_checks, redis_check, *player_checks = await asyncio.gather(
+    game_checks, redis_check, player_checks = await asyncio.gather(
         check_game(game),
         check_redis(redis_url),
-        *(_player_or_skip(role, config) for role, config in players),
+        asyncio.gather(*(_player_or_skip(role, config) for role, config in players)),
     )
     return [*local, *game_checks, redis_check, *player_checks]
 

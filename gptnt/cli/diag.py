@@ -4,9 +4,12 @@ Localisation, contamination probes)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, get_args
+from typing import TYPE_CHECKING, Annotated, get_args
 
 import typer
+
+if TYPE_CHECKING:
+    from gptnt.manual import ManualPage
 
 _TASKS = "manual_vqa, sim_vqa, localisation, contamination"
 
@@ -50,10 +53,10 @@ def build(
     from gptnt.protocol import MODULE_KINDS, module_kind
     from gptnt.rules.ruleset import ruleset
 
-    tasks = tuple(task or ("manual_vqa", "sim_vqa", "localisation", "contamination"))
-    for t in tasks:
+    for t in task or ():
         if t not in TASKS:
             raise ConfigError(f"--task {t!r}: unknown; use one of {_TASKS}")
+    tasks = tuple(TASKS[TASKS.index(t)] for t in task) if task else TASKS  # as Task values
     kinds = tuple(module_kind(k, field="--module") for k in modules) if modules else MODULE_KINDS
     rules = ruleset(rule_seed, pools=pools)
     rules.require(kinds)
@@ -109,7 +112,13 @@ def run(
     import asyncio
 
     from gptnt.cli._console import make_console
-    from gptnt.diagnostics import ModelAnswerer, RandomAnswerer, TruthAnswerer, read_dataset
+    from gptnt.diagnostics import (
+        Answerer,
+        ModelAnswerer,
+        RandomAnswerer,
+        TruthAnswerer,
+        read_dataset,
+    )
     from gptnt.diagnostics import run as run_dataset
     from gptnt.errors import ConfigError
     from gptnt.players.actions import InteractionMethod
@@ -117,7 +126,7 @@ def run(
     manifest, questions = read_dataset(dataset)
     coordinates = "absolute"
     if player in ("truth", "random"):
-        answerer = TruthAnswerer() if player == "truth" else RandomAnswerer()
+        answerer: Answerer = TruthAnswerer() if player == "truth" else RandomAnswerer()
         method = paradigm or "set-of-marks"
     else:
         from gptnt.players.backends import check_endpoint
@@ -125,7 +134,7 @@ def run(
 
         config = load_player_config(player)
         check_endpoint(config)
-        pages = ()
+        pages: tuple[ManualPage, ...] = ()
         if manifest.task == "manual_vqa" and not no_manual:
             from gptnt.manual import PAPER, load_manual, resolve_source
 

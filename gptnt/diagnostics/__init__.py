@@ -27,6 +27,7 @@ from gptnt.diagnostics._report import rows as report_rows
 from gptnt.diagnostics._report import tables as report_tables
 from gptnt.diagnostics._run import (
     Answer,
+    Answerer,
     ModelAnswerer,
     RandomAnswerer,
     RunSpec,
@@ -41,6 +42,7 @@ __all__ = [
     "PAPER_COUNTS",
     "TASKS",
     "Answer",
+    "Answerer",
     "Manifest",
     "ModelAnswerer",
     "Question",

@@ -18,6 +18,7 @@ from gptnt.protocol import ModuleState
 from gptnt.rules import Edgework, Step, oracle
 from gptnt.rules.ruleset import Ruleset
 from gptnt.sim.bomb import Bomb, BombSpec
+from gptnt.sim.modules.password import PasswordEngine
 from gptnt.sim.selfcheck import Hands, StepFailed
 
 
@@ -114,6 +115,6 @@ def situations(kind: str, rules: Ruleset, rng: random.Random) -> Iterator[Situat
         if getattr(state, "is_emerged", True) is False:
             continue
         history: tuple[object, ...] = tuple(hands.history)
-        if kind == "Password":
+        if isinstance(engine, PasswordEngine):
             history = (tuple(tuple(col) for col in engine.columns),)
         yield Situation(state, bomb.edgework, bomb.strike_count, history, seed, hands)

@@ -16,7 +16,7 @@ import random
 
 from gptnt.diagnostics import manual_vqa
 from gptnt.diagnostics._dataset import Question
-from gptnt.diagnostics._states import situations
+from gptnt.diagnostics._states import Situation, situations
 from gptnt.diagnostics._words import POSITIONS_6, mhz, say
 from gptnt.errors import ConfigError
 from gptnt.rules.modules import password as password_rules
@@ -26,6 +26,7 @@ from gptnt.rules.ruleset import V1, Ruleset
 def _no_manual(q: Question, s_vanilla: str | None) -> Question:
     options = list(q.options)
     vanilla = None
+    assert q.answer is not None, "a procedural question is multiple choice"
     if s_vanilla is not None and s_vanilla != options[q.answer]:
         if s_vanilla not in options:
             options.append(s_vanilla)
@@ -40,12 +41,14 @@ def _no_manual(q: Question, s_vanilla: str | None) -> Question:
     )
 
 
-def _vanilla_say(situation, rules: Ruleset) -> str | None:
+def _vanilla_say(situation: Situation, rules: Ruleset) -> str | None:
     """The instruction the v1 rules give for the same situation (None: they cannot say)."""
     if rules.rule_seed == 1:
         return None
     if situation.module.name == "Password":  # the word v1's list can spell from these columns
-        columns = ["".join(c) for c in situation.history[0]]
+        spun = situation.history[0]  # each column's letters (``situations`` puts them there)
+        assert isinstance(spun, tuple)
+        columns = ["".join(c) for c in spun]
         words = password_rules.candidates(columns, V1.password_rules)
         return f"Submit the password {words[0]}." if len(words) == 1 else None
     try:

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Iterator, Sequence
-from typing import cast
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, cast
 
 from gptnt.diagnostics._dataset import Question
 from gptnt.diagnostics._states import Situation, situations
@@ -87,6 +87,7 @@ def _question(
     right: str,
     wrong: list[str],
     rng: random.Random,
+    truth: Mapping[str, Any] | None = None,
     **extra: object,
 ) -> Question | None:
     """A question with the right option shuffled among 1–7 distinct wrong ones."""
@@ -95,14 +96,17 @@ def _question(
         return None
     options = [right, *wrong]
     rng.shuffle(options)
-    truth = dict(extra.pop("truth", {}))
+    facts = dict(truth or {})
     if s is not None:
-        truth |= {
+        facts |= {
             "module": s.module.to_wire(),
             "edgework": dataclasses.asdict(s.edgework),
             "strikes": s.strikes,
             "history": [
-                dataclasses.asdict(h) if dataclasses.is_dataclass(h) else h for h in s.history
+                dataclasses.asdict(h)
+                if dataclasses.is_dataclass(h) and not isinstance(h, type)
+                else h
+                for h in s.history
             ],
         }
     return Question(
@@ -113,7 +117,7 @@ def _question(
         prompt=prompt,
         options=tuple(options),
         answer=options.index(right),
-        truth=truth,
+        truth=facts,
         **extra,
     )
 
@@ -345,7 +349,7 @@ def _impossible_keypad(text: str, s: Situation, rules: Ruleset, rng: random.Rand
     keys = (m.top_left, m.top_right, m.bottom_left, m.bottom_right)
     for _ in range(100):
         swap = rng.choice(sorted(everywhere))
-        symbols = [k.symbol for k in keys]
+        symbols: list[str] = [k.symbol for k in keys]
         symbols[rng.randrange(4)] = swap
         if len(set(symbols)) == 4 and not any(set(symbols) <= set(c) for c in rules.keypad.columns):
             new = text

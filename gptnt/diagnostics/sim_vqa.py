@@ -35,7 +35,7 @@ ABSENT = "There is no such element in the picture."
 COLOURS = ("red", "blue", "yellow", "white", "black", "green")
 
 # (category, prompt, right option, wrong options)
-Candidate = tuple[str, str, str, list[str]]
+Candidate = tuple[str, str, str, Sequence[str]]
 
 
 _W = TypeVar("_W")
@@ -169,7 +169,7 @@ def _simon(shot: Shot, rng: random.Random) -> list[Candidate]:
 def _whos_on_first(shot: Shot, rng: random.Random) -> list[Candidate]:
     m = state_as(shot.module, WhosOnFirstModule)
     words = list(m.button_words or [])
-    if not words:
+    if not words or m.display_word is None:  # both None while the module is not emerged
         return []
     i = rng.randrange(len(words))
     others = [w for w in words if w != words[i]]

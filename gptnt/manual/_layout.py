@@ -116,7 +116,7 @@ def wrap(text: str, fnt: ImageFont.FreeTypeFont, width: float) -> list[str]:
     return lines
 
 
-def _line_height(size: int) -> int:
+def _line_height(size: float) -> int:
     return round(size * LINE)
 
 

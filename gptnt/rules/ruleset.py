@@ -29,6 +29,8 @@ from gptnt.rules.modules import (
     wire_sequence,
     wires,
 )
+from gptnt.rules.modules.morse import MorseRules
+from gptnt.rules.modules.password import PasswordRules
 
 if TYPE_CHECKING:
     from gptnt.rules.ruleseed import WordPools
@@ -94,7 +96,7 @@ class Ruleset:
             )
 
     @property
-    def morse_rules(self) -> morse.MorseRules:
+    def morse_rules(self) -> MorseRules:
         """``morse``, refusing (ConfigError) a ruleset made without the word pools."""
         if self.morse is None:
             self.require(["Morse"])
@@ -102,7 +104,7 @@ class Ruleset:
         return self.morse
 
     @property
-    def password_rules(self) -> password.PasswordRules:
+    def password_rules(self) -> PasswordRules:
         """``password``, refusing (ConfigError) a ruleset made without the word pools."""
         if self.password is None:
             self.require(["Password"])

@@ -37,7 +37,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Final, Literal
 from urllib.parse import parse_qsl, urlsplit
 
 import httpx
@@ -72,8 +72,8 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-FORMAT = "gptnt-recording"
-VERSION = 1
+FORMAT: Final = "gptnt-recording"
+VERSION: Final = 1
 # Response headers worth replaying; CORS headers are constant and added on replay.
 KEPT_HEADERS = ("content-type", "x-gptnt-extensions")
 # Hop-by-hop framing headers that no longer fit a body read whole (and decoded) by httpx.

@@ -126,6 +126,5 @@ def _load(ref: str, directory: Path | None, seen: tuple[str, ...]) -> Suite:
             load_mission_file(catalogue[item])  # each mission it plays, and only those, must load
             missions.append(item)
         else:
-            err = unknown_name("mission", item, catalogue)
-            raise MissionError(f"{path}: missions.{i}: {err}")
+            raise MissionError(f"{path}: missions.{i}: {unknown_name('mission', item, catalogue)}")
     return suite.model_copy(update={"missions": list(dict.fromkeys(missions))})

@@ -45,6 +45,7 @@ from gptnt.players.conversation import CHARS_PER_TOKEN
 from gptnt.players.observation import MOTION_KINDS, SEQUENCE_LENGTH
 from gptnt.players.prompts import Seat
 from gptnt.players.seats import SCRIPTED_NAMES, SCRIPTED_SOLO, SOLO_SEATS
+from gptnt.protocol import Role
 from gptnt.resources import configs_dir, manual_dir
 from gptnt.suites._grid import SuiteEpisode
 
@@ -221,7 +222,7 @@ def _seats(ep: SuiteEpisode) -> list[tuple[str, Seat]]:
 def _config(ref: str, seat: Seat) -> PlayerConfig | None:
     """The model config of a player, ``None`` for a scripted one (``PlayerConfigError`` names
     a bad one). Like ``gptnt.players.seats`` but without reading the manual."""
-    role = "expert" if seat == "expert" else "defuser"
+    role: Role = "expert" if seat == "expert" else "defuser"
     if (seat in SOLO_SEATS and ref in SCRIPTED_SOLO) or ref in SCRIPTED_NAMES[role]:
         return None
     try:

@@ -24,7 +24,7 @@ def _wires_condition(c: wires.Condition) -> str:
             return f"there is at least one {color} wire"
         case wires.ColorCount(color, "gt", 1):
             return f"there is more than one {color} wire"
-        case wires.ColorCount(color, "gt", n):
+        case wires.ColorCount(color, _, n):  # "gt" ("eq" is matched above, every n)
             return f"there are more than {count_words(n)} {color} wires"
         case wires.LastWireIs(color):
             return f"the bottom wire is {color}"

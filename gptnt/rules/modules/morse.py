@@ -96,7 +96,8 @@ def solve(
     here = _dial_index(rules, module.current_frequency)
     goal = rules.dial.index(rules.frequency(module.sequence))
     arrow = "right" if goal > here else "left"
-    return [Press(arrow)] * abs(goal - here) + [Press("transmit")]
+    steps: list[Step] = [Press(arrow)] * abs(goal - here)
+    return [*steps, Press("transmit")]
 
 
 def mistakes(

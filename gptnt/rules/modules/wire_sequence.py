@@ -109,7 +109,7 @@ def mistakes(
         return []
     verdict = required(module.wires, rules)
     panel = _panel_wires(module)
-    wrong = [
+    wrong: list[Step] = [
         Press(f"wire-{w.start_position_number}")
         for w in panel
         if not w.is_cut and not verdict[w.start_position_number]

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import functools
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -124,7 +124,7 @@ def hsv_palette(n: int) -> np.ndarray:
     colour conversion does (channel × 255, rounded half up). The float sum is why 9/12 comes
     out (127, 0, 255) while 3/12 is (128, 255, 0), as on the real masks."""
     f32 = np.float32
-    rows = [(0, 0, 0)]
+    rows: list[tuple[int, ...]] = [(0, 0, 0)]
     h, step = f32(0.0), f32(1.0) / f32(n)
     for _ in range(n):
         rows.append(tuple(int(np.floor(c * f32(255.0) + f32(0.5))) for c in _hsv_full(h)))
@@ -233,7 +233,7 @@ class Compositor:
             return Picture(draw, ids, tuple(modules))
         return Picture(draw, ids, tuple(focused.elements()), focused.mask_objects())
 
-    def _face_ids(self, modules: list[ModuleEngine], placement: Placement) -> np.ndarray:
+    def _face_ids(self, modules: Sequence[ModuleEngine], placement: Placement) -> np.ndarray:
         """Zoomed out: module k + 1 over its slot and over any cover sticking out of it (covers
         first, so that a neighbour's own slot wins over a cover)."""
         layout = self.layout
@@ -261,7 +261,7 @@ class Compositor:
         return face_base(self.layout, placement, tuple(i for i in range(6) if i not in taken), rim)
 
     def _under_cursor(
-        self, scene: Scene, modules: list[ModuleEngine], placement: Placement
+        self, scene: Scene, modules: Sequence[ModuleEngine], placement: Placement
     ) -> ModuleEngine | None:
         if scene.cursor is None:
             return None

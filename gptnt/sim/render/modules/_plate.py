@@ -167,7 +167,7 @@ def label(
         size -= 2
     face = font(size, bold=True)
     left, top, right, bottom = face.getbbox(text)
-    mask = Image.new("L", (max(1, right - left + 2), max(1, bottom - top + 2)))
+    mask = Image.new("L", (max(1, int(right - left) + 2), max(1, int(bottom - top) + 2)))
     ImageDraw.Draw(mask).text((1 - left, 1 - top), text, fill=255, font=face)
     return mask.resize(
         (max(1, round(mask.width * squeeze)), mask.height), Image.Resampling.BILINEAR

@@ -97,7 +97,7 @@ def draw(engine: VennEngine, t: float) -> ModuleView:
             d.line(piece, fill=base, width=WIDTH, joint="curve")
             if stripe != base:  # short diagonal bands every few pixels
                 for (xa, ya), (xb, yb) in itertools.pairwise(piece):
-                    x, y = (xa + xb) / 2, (ya + yb) / 2
-                    d.line([(x - 6, y + 4), (x + 6, y - 4)], fill=stripe, width=6)
+                    mx, my = (xa + xb) / 2, (ya + yb) / 2
+                    d.line([(mx - 6, my + 4), (mx + 6, my - 4)], fill=stripe, width=6)
             canvas.id_draw.line(piece, fill=ids[f"wire-{slot}"], width=WIDTH + 8, joint="curve")
     return canvas.view()
