@@ -1,5 +1,5 @@
 """Checks on the code itself: the layering of the packages (import-linter, contracts in
-pyproject.toml) and the linter."""
+pyproject.toml), the type checker and the linter."""
 
 from __future__ import annotations
 
@@ -12,12 +12,14 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 
 
 def _run(
-    *argv: str, cwd: Path = REPO, env: dict[str, str] | None = None
+    *argv: str, cwd: Path = REPO, env: dict[str, str] | None = None, timeout: float = 300
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [str(BIN / argv[0]), *argv[1:]],
@@ -26,21 +28,39 @@ def _run(
         env=env,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=timeout,
     )
+
+
+def _lay_out_installed(folder: Path) -> None:
+    """The package as setup.py installs it, in ``folder``: services/ as gptnt/services/."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    shutil.copytree(REPO / "gptnt", folder / "gptnt", ignore=ignore)
+    shutil.copytree(REPO / "services", folder / "gptnt" / "services", ignore=ignore)
 
 
 def test_import_contracts_are_kept(tmp_path: Path) -> None:
     """import-linter reads a package from one folder, so it is given the installed layout (the
     services/ folder as gptnt/services/, as setup.py installs it)."""
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    shutil.copytree(REPO / "gptnt", tmp_path / "gptnt", ignore=ignore)
-    shutil.copytree(REPO / "services", tmp_path / "gptnt" / "services", ignore=ignore)
+    _lay_out_installed(tmp_path)
     shutil.copy(REPO / "pyproject.toml", tmp_path)
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
     result = _run("lint-imports", "--no-cache", cwd=tmp_path, env=env)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     assert "0 broken" in result.stdout
+
+
+@pytest.mark.timeout(1200)  # a cold cache on a loaded machine: minutes; warm: seconds
+def test_the_types_check(tmp_path: Path) -> None:
+    """mypy (its settings in pyproject.toml: the pydantic plugin, unused ``type: ignore``s
+    reported) over the library as installed: like import-linter it needs services/ inside
+    gptnt/. Its cache is kept in .mypy_cache, so a rerun checks only what changed."""
+    _lay_out_installed(tmp_path)
+    cache = str(REPO / ".mypy_cache")
+    config = str(REPO / "pyproject.toml")
+    argv = ("--config-file", config, "--cache-dir", cache, "gptnt")
+    result = _run("mypy", *argv, cwd=tmp_path, timeout=1100)
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
 
 
 def test_ruff_finds_nothing() -> None:
