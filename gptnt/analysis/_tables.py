@@ -362,9 +362,9 @@ def strike_outcomes(episodes: Sequence[RecordedEpisode]) -> Table:
     """Figure 8: how the episodes that reached k strikes ended."""
     rows = []
     for (pairing, mode), group in _group(episodes, lambda e: (e.pairing, e.mode)).items():
-        scored = [e for e in group if e.scored and e.summary]
-        for k in range(max([e.summary.strikes for e in scored] + [0]) + 1):  # type: ignore[union-attr]
-            reached = [e for e in scored if e.summary.strikes >= k]  # type: ignore[union-attr]
+        struck = [(e, e.summary.strikes) for e in group if e.scored and e.summary]
+        for k in range(max([s for _, s in struck] + [0]) + 1):
+            reached = [e for e, s in struck if s >= k]
             n = len(reached)
             count = Counter(e.outcome for e in reached)
             rows.append((pairing, mode, k, Rate(count["solved"], n), Rate(count["timeout"], n),

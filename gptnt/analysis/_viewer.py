@@ -326,6 +326,7 @@ def recreate_marked(episode_dir: Path, t: TurnEvent) -> bytes | None:
     mask = _read(frame_path(episode_dir, t.mask))
     if frame is None or mask is None or frame.shape[:2] != mask.shape[:2]:
         return None
+    # a recorded kind name: one the registry does not know is placed and coloured by default
     marks = build_marks(mask, frame, t.focused)  # type: ignore[arg-type]
     return encode_png(marks.draw(frame), compress_level=6)
 

@@ -50,7 +50,10 @@ class Shot:
         """The element's flat colour in the mask."""
         label = self.labels.get(element)
         mark = self.marks.get(label) if label else None
-        return tuple(int(c) for c in mark.region.colour) if mark else None  # type: ignore[return-value]
+        if mark is None:
+            return None
+        r, g, b = (int(c) for c in mark.region.colour)
+        return r, g, b
 
     def region(self, element: str):
         label = self.labels.get(element)

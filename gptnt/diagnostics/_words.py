@@ -50,7 +50,7 @@ KEY_NAMES = {
     "bottom-right": "bottom right",
 }
 
-TITLES = {spec.name: spec.title for spec in KINDS}
+TITLES: dict[str, str] = {spec.name: spec.title for spec in KINDS}
 _Kind = TypeVar("_Kind", bound=ModuleBase)
 
 

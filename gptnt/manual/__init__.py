@@ -23,12 +23,16 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gptnt.errors import ConfigError
 from gptnt.manual._import import import_pdf, sha256_of
 from gptnt.manual._page import PLAYER_PAGE_HEIGHTS, Manual, ManualPage
 from gptnt.manual._store import load, save
 from gptnt.manual._structure import PAPER_PAGES, STRUCTURE, Part
+
+if TYPE_CHECKING:
+    from gptnt.rules.ruleset import Ruleset
 
 __all__ = [
     "OFFICIAL",
@@ -93,13 +97,13 @@ def build_manual(rule_seed: int = 1, *, pools: Path | None = None) -> Manual:
 _TYPESET: dict[str, Manual] = {}
 
 
-def _typeset(identity: str, rules: object) -> Manual:
+def _typeset(identity: str, rules: Ruleset) -> Manual:
     from gptnt.manual._generate import generate
 
     if identity not in _TYPESET:
         if len(_TYPESET) >= 4:
             _TYPESET.pop(next(iter(_TYPESET)))
-        _TYPESET[identity] = generate(rules)  # type: ignore[arg-type]
+        _TYPESET[identity] = generate(rules)
     return _TYPESET[identity]
 
 

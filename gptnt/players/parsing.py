@@ -36,7 +36,7 @@ from gptnt.players.actions import (
     PointLocation,
     SendMessage,
 )
-from gptnt.players.feedback import Issue
+from gptnt.players.feedback import Issue, IssueCode
 from gptnt.protocol import MODEL_ACTIONS, ActionKind
 
 ALL_KINDS: tuple[ActionKindName, ...] = ("interact_game", "send_message", "do_nothing")
@@ -140,10 +140,10 @@ class _Parse:
     issues: list[Issue] = field(default_factory=list)
     thoughts: str | None = None
 
-    def warn(self, code: str, detail: str = "") -> None:
-        self.issues.append(Issue(code, detail))  # type: ignore[arg-type]
+    def warn(self, code: IssueCode, detail: str = "") -> None:
+        self.issues.append(Issue(code, detail))
 
-    def fail(self, code: str, detail: str = "") -> ParsedOutput:
+    def fail(self, code: IssueCode, detail: str = "") -> ParsedOutput:
         self.warn(code, detail)
         return ParsedOutput(DoNothing(), self.thoughts, tuple(self.issues))
 

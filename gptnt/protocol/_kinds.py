@@ -56,7 +56,7 @@ class KindSpec:
     """One module kind. Titles are display text; ``name`` is what ``/state`` and ``/startmission``
     carry."""
 
-    name: str
+    name: ModuleKind
     """On the wire: the module's ``name`` in ``/state`` and its component name in missions."""
     stem: str
     """File stem of the kind's file in each layer, and its field of the ``Ruleset``."""
@@ -123,7 +123,7 @@ def module_kind(name: str, *, field: str = "module kind") -> ModuleKind:
     spec = _BY_ANY_NAME.get(_fold(name))
     if spec is None:
         raise ConfigError(f"{field} {name!r} is unknown; use one of {valid_kind_names()}")
-    return spec.name  # type: ignore[return-value]
+    return spec.name
 
 
 def kind_spec(name: str) -> KindSpec:

@@ -8,7 +8,7 @@ Memory's numbers arrive as strings and are coerced to ints.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar, get_args
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 from pydantic.alias_generators import to_camel
@@ -29,7 +29,7 @@ KeypadSymbol = Literal[
     "lunate-epsilon", "reversed-lunate-epsilon", "psi", "big-yus", "qa", "titlo",
     "archaic-koppa", "zeta", "lambda-bar", "yat",
 ]  # fmt: skip
-KEYPAD_SYMBOLS: tuple[str, ...] = KeypadSymbol.__args__  # type: ignore[attr-defined]
+KEYPAD_SYMBOLS: tuple[KeypadSymbol, ...] = get_args(KeypadSymbol)
 
 
 def _json_string(value: Any) -> Any:

@@ -50,12 +50,13 @@ class RunLock:
         except OSError as err:  # a file on the way, no permission, read-only
             raise ConfigError(f"{self._flag} {self.run_dir}: cannot make it ({err.strerror}); "
                               "choose another") from None  # fmt: skip
-        me = {"host": socket.gethostname(), "pid": os.getpid(), "since": time.time()}
+        host = socket.gethostname()
+        me = {"host": host, "pid": os.getpid(), "since": time.time()}
         for _ in range(3):
             try:
                 fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
             except FileExistsError:
-                self._take_over_if_stale(me["host"])  # type: ignore[arg-type]
+                self._take_over_if_stale(host)
                 continue
             with os.fdopen(fd, "w") as out:
                 json.dump(me, out)

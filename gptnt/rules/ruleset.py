@@ -71,6 +71,7 @@ class Ruleset:
         tables: dict[str, object] = {s: g(MonoRandom(seed)) for s, g in GENERATORS.items()}
         for stem, generate in POOLED.items():
             tables[stem] = None if pools is None else generate(MonoRandom(seed), pools)
+        # each value is the table type of its field: GENERATORS and POOLED are keyed by field
         return cls(rule_seed=seed, **tables)  # type: ignore[arg-type]
 
     @property
@@ -110,13 +111,6 @@ class Ruleset:
             self.require(["Password"])
             raise AssertionError("require refuses Password here")
         return self.password
-
-    def tables(self, stem: str) -> object:
-        """The tables of one module (the field named ``stem``), refusing missing ones."""
-        value = getattr(self, stem)
-        if value is None:
-            self.require([POOLED_KINDS[stem]])
-        return value
 
 
 V1 = Ruleset(

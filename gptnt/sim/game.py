@@ -57,7 +57,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import numpy as np
 
@@ -88,15 +88,14 @@ _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
 
-def _locked(method: Callable[_P, _R]) -> Callable[_P, _R]:
+def _locked(method: Callable[Concatenate[Game, _P], _R]) -> Callable[Concatenate[Game, _P], _R]:
     """Serialise calls (the mod's server is single-threaded) and catch up time first."""
 
     @functools.wraps(method)
-    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
-        game: Game = args[0]  # type: ignore[assignment]
+    def wrapper(game: Game, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
         with game._lock:
             game._catch_up()
-            return method(*args, **kwargs)
+            return method(game, *args, **kwargs)
 
     return wrapper
 

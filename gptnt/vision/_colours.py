@@ -77,9 +77,7 @@ COLOURING_BY_NAME: dict[MarkColouring, Colouring] = {
 """Each colouring the module-kind registry can name."""
 
 COLOURINGS: dict[ModuleKind | None, Colouring] = {
-    spec.name: COLOURING_BY_NAME[spec.colouring]  # type: ignore[misc]
-    for spec in KINDS
-    if spec.colouring != "mask"
+    spec.name: COLOURING_BY_NAME[spec.colouring] for spec in KINDS if spec.colouring != "mask"
 }
 """Per module kind, from the registry's ``colouring``. Kinds not listed (and the zoomed-out
 face) use ``mask_colour``."""
@@ -102,7 +100,8 @@ def _brighten(colour: RGB) -> RGB:
     hi, lo = max(colour), min(colour)
     if hi < _DARK or (hi - lo) / hi < _HUED:
         return colour
-    return tuple(round(c * 255 / hi) for c in colour)  # type: ignore[return-value]
+    r, g, b = colour
+    return round(r * 255 / hi), round(g * 255 / hi), round(b * 255 / hi)
 
 
 def _white(p: np.ndarray) -> np.ndarray:

@@ -166,7 +166,7 @@ PLACEMENT_BY_NAME: dict[LabelPlacement, Placement] = {
 
 PLACEMENTS: dict[ModuleKind | None, Placement] = {
     None: corner,
-    **{spec.name: PLACEMENT_BY_NAME[spec.placement] for spec in KINDS},  # type: ignore[misc]
+    **{spec.name: PLACEMENT_BY_NAME[spec.placement] for spec in KINDS},
 }
 """Per module kind, from the registry's ``placement``; ``None`` is the zoomed-out face."""
 

@@ -172,7 +172,8 @@ def _group_by_hue(
                 continue
         if counts[i] > min_area:
             group[i] = len(centres)
-            centres.append((tuple(int(c) for c in colours[i]), hue))  # type: ignore[arg-type]
+            r, g, b = (int(c) for c in colours[i])
+            centres.append(((r, g, b), hue))
             centre_hues = np.append(centre_hues, hue)
     return group, centres
 

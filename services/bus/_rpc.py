@@ -130,7 +130,7 @@ Handler = Callable[[BaseModel], Awaitable[BaseModel]]
 class _Method:
     params_type: type[BaseModel]
     handler: Handler
-    callers: frozenset[str]
+    callers: frozenset[Service]
 
 
 @dataclass
@@ -151,11 +151,12 @@ class RpcServer:
         *,
         callers: tuple[Service, ...] = ("manager",),
     ) -> None:
+        # ``handler`` takes ``Req``; ``_handle`` gives it only ``params_type``'s instances
         self._methods[name] = _Method(params_type, handler, frozenset(callers))  # type: ignore[arg-type]
 
-    def _lists(self) -> dict[str, str]:
+    def _lists(self) -> dict[str, Service]:
         callers = sorted({c for m in self._methods.values() for c in m.callers})
-        return {self.keys.rpc(self.service, c): c for c in callers}  # type: ignore[arg-type]
+        return {self.keys.rpc(self.service, c): c for c in callers}
 
     async def serve(self, stop: asyncio.Event | None = None) -> None:
         """Take requests until ``stop`` is set (or the task is cancelled); each request runs as
@@ -188,7 +189,7 @@ class RpcServer:
             async with within(REDIS_CALL_S, f"{self.service}: waking its reader"):
                 await self.redis.rpush(key, _WAKE)
 
-    async def _handle(self, caller: str, raw: str) -> None:
+    async def _handle(self, caller: Service, raw: str) -> None:
         received = time.monotonic()
         try:
             request = RpcRequest.model_validate_json(raw)
@@ -219,7 +220,7 @@ class RpcServer:
                 log.exception("%s.%s failed", self.service, request.method)
             reply.fault = self._fault(err)
         reply.elapsed_s = time.monotonic() - received
-        key = self.keys.reply(caller, self.service, request.id)  # type: ignore[arg-type]
+        key = self.keys.reply(caller, self.service, request.id)
         with contextlib.suppress(aioredis.RedisError, BusError):
             async with (
                 within(REDIS_CALL_S, f"{self.service}: replying"),

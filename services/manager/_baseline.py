@@ -30,7 +30,7 @@ from gptnt.missions import Mission, get_mission, load_missions
 from gptnt.players.actions import InteractGame, MarkLocation
 from gptnt.players.policy import Decision, TurnInput
 from gptnt.players.scripted import IdleExpert, RandomDefuser
-from gptnt.protocol import MODEL_ACTIONS, BombState, Lifecycle
+from gptnt.protocol import MODEL_ACTIONS, BombState, Lifecycle, ModuleKind
 from gptnt.records import (
     EpisodeEnded,
     EpisodeStarted,
@@ -207,7 +207,7 @@ class BaselinePlayer:
             )  # fmt: skip
         return state, (_MAX_TURNS, _MAX_TURNS)
 
-    def _marks_of(self, mask: np.ndarray | None, kind: str | None) -> _Marks | None:
+    def _marks_of(self, mask: np.ndarray | None, kind: ModuleKind | None) -> _Marks | None:
         """The labels and click points of ``mask`` seen zoomed into ``kind``, as
         ``build_marks`` letters them."""
         if mask is None:
@@ -218,7 +218,7 @@ class BaselinePlayer:
         if hit is not None:
             self._marks.move_to_end(key)
             return hit
-        labels, regions = lettered_regions(mask, kind)  # type: ignore[arg-type]
+        labels, regions = lettered_regions(mask, kind)
         marks = _Marks(
             labels=tuple(labels),
             clicks=tuple(relative_click(r.click, (self.width, self.height)) for r in regions),

@@ -115,7 +115,7 @@ def mistakes(
 
 
 def tables(ruleset: Ruleset) -> MorseRules:
-    return ruleset.tables("morse")  # type: ignore[return-value]
+    return ruleset.morse_rules
 
 
 pressed = no_history

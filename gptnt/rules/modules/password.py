@@ -82,7 +82,7 @@ def mistakes(
 
 
 def tables(ruleset: Ruleset) -> PasswordRules:
-    return ruleset.tables("password")  # type: ignore[return-value]
+    return ruleset.password_rules
 
 
 pressed = no_history

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gptnt.protocol import WireColor
 from gptnt.rules._edgework import EmptyPortPlate, PortPresent, SerialOdd, SerialStartsWithLetter
 from gptnt.rules.modules import wires as w
 from gptnt.rules.ruleseed._random import MonoRandom
 
-COLORS = ("black", "blue", "red", "white", "yellow")
+COLORS: tuple[WireColor, ...] = ("black", "blue", "red", "white", "yellow")
 PORTS = ("DVI-D", "PS/2", "RJ-45", "Stereo RCA", "Parallel", "Serial")
 
 
@@ -46,33 +47,38 @@ _POSITIONS = ("first", "second", "last", "third", "fourth", "fifth")
 _NTH = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
 
 
-def _condition(query: _Query, color: str | None) -> w.Condition:
+def _drawn(color: WireColor | None) -> WireColor:
+    assert color is not None, "a colour query or cut has its colour drawn"
+    return color
+
+
+def _condition(query: _Query, color: WireColor | None) -> w.Condition:
     match query.key:
         case "serial_letter":
             return SerialStartsWithLetter()
         case "serial_odd":
             return SerialOdd()
         case "exactly_one":
-            return w.ColorCount(color, "eq", 1)  # type: ignore[arg-type]
+            return w.ColorCount(_drawn(color), "eq", 1)
         case "none":
-            return w.ColorCount(color, "eq", 0)  # type: ignore[arg-type]
+            return w.ColorCount(_drawn(color), "eq", 0)
         case "last_is":
-            return w.LastWireIs(color)  # type: ignore[arg-type]
+            return w.LastWireIs(_drawn(color))
         case "more_than_one":
-            return w.ColorCount(color, "gt", 1)  # type: ignore[arg-type]
+            return w.ColorCount(_drawn(color), "gt", 1)
         case "empty_plate":
             return EmptyPortPlate()
     return PortPresent(query.key.removeprefix("port:"))
 
 
-def _cut(kind: str, color: str | None) -> w.Cut:
+def _cut(kind: str, color: WireColor | None) -> w.Cut:
     match kind:
         case "one_of":
-            return w.CutOnlyOf(color)  # type: ignore[arg-type]
+            return w.CutOnlyOf(_drawn(color))
         case "first_of":
-            return w.CutFirstOf(color)  # type: ignore[arg-type]
+            return w.CutFirstOf(_drawn(color))
         case "last_of":
-            return w.CutLastOf(color)  # type: ignore[arg-type]
+            return w.CutLastOf(_drawn(color))
     return w.CutNth(_NTH[kind])
 
 
@@ -87,13 +93,15 @@ def _rule_list(rng: MonoRandom, n: int, *, seed_one: bool) -> tuple[w.WireRule, 
         colors = list(COLORS)
         count = 1 if rng.draw() < 0.6 else 2
         budget = n - 1
-        picked: list[tuple[_Query, str | None]] = []
-        solution_colors: list[str] = []
+        picked: list[tuple[_Query, WireColor | None]] = []
+        solution_colors: list[WireColor] = []
         for k in range(count):
             candidates = [q for q in kinds if q.cost <= budget and not (q.later_only and k == 0)]
             query = rng.weighted(candidates, query_weights, 0.1, key=lambda q: q.key)
             budget -= query.cost
-            color = rng.pop(colors) if query.colored else None
+            color = None
+            if query.colored:
+                color = rng.pop(colors)
             if query.feeds and color is not None:
                 solution_colors.append(color)
             picked.append((query, color))
