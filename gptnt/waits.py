@@ -29,6 +29,7 @@ async def patient_timeout(seconds: float) -> AsyncIterator[None]:
     deadline = loop.time() + seconds
     extended = False
     async with asyncio.timeout(None) as scope:
+        handle: asyncio.TimerHandle
 
         def expire() -> None:
             nonlocal extended, handle

@@ -82,7 +82,7 @@ class BoundedClient(httpx2.AsyncClient):
         )
         self._cap = cap
 
-    async def send(  # type: ignore[override]
+    async def send(
         self, request: httpx2.Request, *, stream: bool = False, **kwargs: Any
     ) -> httpx2.Response:
         response = await super().send(request, stream=True, **kwargs)
