@@ -153,7 +153,7 @@ class _Prepared:
 
 async def _prepare(
     mode: str, layered: Layered, mission: str, solo: str | None, no_manual: bool,
-    pools: Path | None, clock: str, latency: str | None,
+    pools: Path | None, clock: Clock, latency: str | None,
 ) -> _Prepared:  # fmt: skip
     """Every input checked, cheapest first, and every endpoint probed: one ``ConfigError``
     line naming the field and the fix before any service starts."""
@@ -198,7 +198,7 @@ async def _prepare(
     spec = EpisodeSpec.make(
         found.id, mode, solo or cfg.players.defuser, cfg.players.expert,
         seed=cfg.players.seed, solo=solo is not None, no_manual=no_manual, manual=manual,
-        rule_seed=rule_seed, clock=clock, latency=latency,  # type: ignore[arg-type]
+        rule_seed=rule_seed, clock=clock, latency=latency,
         defuser_base_url=urls["defuser"], expert_base_url=urls["expert"],
     )  # fmt: skip
     settings = EpisodeSettings.from_config(cfg)

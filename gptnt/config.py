@@ -189,6 +189,7 @@ class Config(_Section):
 
 
 SECTIONS: dict[str, type[_Section]] = {
+    # every field of Config is annotated with its section class (FieldInfo says type[Any] | None)
     name: info.annotation  # type: ignore[misc]
     for name, info in Config.model_fields.items()
 }

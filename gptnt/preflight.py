@@ -251,7 +251,7 @@ async def _probe_inferred(config: PlayerConfig, key: str) -> None:
     base = model_base_url(model) or "its endpoint"
     try:
         async with asyncio.timeout(PROBE_S):
-            await client.with_options(timeout=PROBE_S, max_retries=0).models.list()  # type: ignore[attr-defined]
+            await client.with_options(timeout=PROBE_S, max_retries=0).models.list()
     except (openai.AuthenticationError, openai.PermissionDeniedError) as err:
         raise ConfigError(
             f"{who}: {base} rejected the API key (HTTP {err.status_code}); check the key"

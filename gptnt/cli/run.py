@@ -289,6 +289,7 @@ def run(
                 turn_line(spec, event), highlight=False, no_wrap=True, overflow="ellipsis"
             )
 
+    # --clock is the option's text: run_episode refuses one that is not wall or virtual
     summary = run_episode(
         mission, mode, solo=solo, no_manual=no_manual, pools=pools, clock=clock,  # type: ignore[arg-type]
         latency=latency,

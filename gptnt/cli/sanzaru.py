@@ -47,6 +47,7 @@ def _team(team: str, hints: str, solo: bool, thinking: str | None, order: str = 
     if team in ("oracle", "random"):
         if solo:
             raise ConfigError("--solo needs a model team; the oracle and random teams are trios")
+        # team and hints are option texts, checked above against the names Team takes
         return Team(team, team, hints=hints, order=turns)  # type: ignore[arg-type]
     from gptnt.players.backends import check_endpoint
     from gptnt.players.config import load_player_config

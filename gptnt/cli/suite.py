@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from rich.table import Table
 
     from gptnt.config import Config, Layered
+    from gptnt.protocol import Role
     from gptnt.services.manager import EpisodeSettings, EpisodeSpec
     from gptnt.services.manager.suite import Progress, SuiteOutcome
     from gptnt.suites import Plan, Selection, Suite, SuiteEpisode
@@ -148,8 +149,9 @@ def _selection(players: str | None, only: str | None, modes: str | None, repeats
     if defuser is not None and expert is not None:  # an unknown player, named by its layer
         from gptnt.players.seats import resolve_seat
 
-        for role, ref in (("defuser", defuser), ("expert", expert)):
-            resolve_seat(role, ref, read_manual=False, name=layered.named(f"players.{role}"))  # type: ignore[arg-type]
+        pairs: tuple[tuple[Role, str], ...] = (("defuser", defuser), ("expert", expert))
+        for role, ref in pairs:
+            resolve_seat(role, ref, read_manual=False, name=layered.named(f"players.{role}"))
 
     def items(text: str | None) -> list[str]:
         return [t.strip() for t in (text or "").split(",") if t.strip()]

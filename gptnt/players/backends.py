@@ -427,6 +427,7 @@ async def _request(
     """One attempt, with the SDK's own retries off and its timeout the time left."""
     from pydantic_ai.direct import model_request
 
+    # provider_settings also holds provider-specific keys, beyond the ModelSettings TypedDict
     attempt = {**settings, "timeout": left, "max_retries": 0}
     return await model_request(
         model,

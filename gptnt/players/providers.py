@@ -24,6 +24,7 @@ from gptnt.errors import PlayerConfigError
 from gptnt.players._body import bounded_client
 
 if TYPE_CHECKING:
+    import openai
     from pydantic_ai.models import Model
     from pydantic_ai.providers import Provider
 
@@ -94,7 +95,7 @@ def model_base_url(model: Model) -> str | None:
     return str(url) if url else None
 
 
-def openai_client(model: object) -> object | None:
+def openai_client(model: Model) -> openai.AsyncOpenAI | None:
     """The ``openai.AsyncOpenAI`` client a model sends through (Azure, OpenRouter, Ollama, …
     and our own ``openai:``/``vllm:``), or ``None`` for a provider with another SDK."""
     import openai

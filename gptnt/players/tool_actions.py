@@ -23,7 +23,7 @@ from collections.abc import Collection, Sequence
 
 from gptnt.players.actions import LOCATED_ACTIONS, ActionKindName, DoNothing, Interaction
 from gptnt.players.conversation import ToolCall, ToolSpec
-from gptnt.players.feedback import Issue
+from gptnt.players.feedback import Issue, IssueCode
 from gptnt.players.parsing import FinishReason, ParsedOutput, parse_command
 from gptnt.protocol import MODEL_ACTIONS
 
@@ -85,9 +85,9 @@ def read_tool_reply(
     """The action of a tool-call reply, by the text format's rules (module docstring)."""
     thoughts = text.strip() or None
     if not calls:
-        code = "output_truncated" if finish_reason == "length" else "no_tool_call"
+        code: IssueCode = "output_truncated" if finish_reason == "length" else "no_tool_call"
         detail = "" if code == "output_truncated" or not thoughts else "answered in text only"
-        return ParsedOutput(DoNothing(), thoughts, (Issue(code, detail),))  # type: ignore[arg-type]
+        return ParsedOutput(DoNothing(), thoughts, (Issue(code, detail),))
     if len(calls) > 1:
         names = ", ".join(c.name for c in calls)
         return ParsedOutput(DoNothing(), thoughts, (Issue("multiple_actions", names),))

@@ -337,6 +337,7 @@ class Game:
         first = len(mission.ring) - count
         for i in range(first, len(mission.ring)):  # rendered only now, and only these
             self._render(mission, i)
+        # every frame's image was rendered by the loop above
         frames = [mission.ring[i].image for i in range(first, len(mission.ring))]  # type: ignore[union-attr]
         mask = None
         if self._lifecycle is Lifecycle.LIGHTS_ON:

@@ -45,7 +45,7 @@ from gptnt.players.conversation import CHARS_PER_TOKEN
 from gptnt.players.observation import MOTION_KINDS, SEQUENCE_LENGTH
 from gptnt.players.prompts import Seat
 from gptnt.players.seats import SCRIPTED_NAMES, SCRIPTED_SOLO, SOLO_SEATS
-from gptnt.protocol import Role
+from gptnt.protocol import Mode, Role
 from gptnt.resources import configs_dir, manual_dir
 from gptnt.suites._grid import SuiteEpisode
 
@@ -98,10 +98,10 @@ def load_assumptions(path: Path | None = None) -> PlanAssumptions:
 
 
 @cache
-def _system_tokens(interaction: Interaction, seat: str, mode: str) -> int:
+def _system_tokens(interaction: Interaction, seat: Seat, mode: Mode) -> int:
     from gptnt.players.prompts import PromptSpec, system_prompt
 
-    spec = PromptSpec(seat=seat, mode=mode, interaction=interaction)  # type: ignore[arg-type]
+    spec = PromptSpec(seat=seat, mode=mode, interaction=interaction)
     return math.ceil(len(system_prompt(spec)) / CHARS_PER_TOKEN)
 
 
@@ -243,7 +243,7 @@ def _turn_share(configs: list[PlayerConfig | None], ep: SuiteEpisode, a: PlanAss
 
 
 def _seat_estimate(
-    config: PlayerConfig, seat: str, ep: SuiteEpisode, mission: Mission,
+    config: PlayerConfig, seat: Seat, ep: SuiteEpisode, mission: Mission,
     a: PlanAssumptions, price: Price | None, share: float,
 ) -> Estimate:  # fmt: skip
     calls = _calls(config, ep, mission, a, share)
@@ -303,7 +303,7 @@ class _Walk:
 
 
 def _walk(
-    config: PlayerConfig, seat: str, ep: SuiteEpisode, mission: Mission,
+    config: PlayerConfig, seat: Seat, ep: SuiteEpisode, mission: Mission,
     a: PlanAssumptions, calls: float,
 ) -> _Walk:  # fmt: skip
     """Tokens of ``calls`` consecutive calls (a fractional last call counts pro rata)."""

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PIL import Image
 
-from gptnt.protocol import BombSide, timer_text
+from gptnt.protocol import BombSide, EdgeSide, timer_text
 from gptnt.sim.bomb import Bomb
 from gptnt.sim.render.edges import side_view
 from gptnt.sim.render.faces import (
@@ -181,9 +181,10 @@ class Compositor:
         if scene.bomb is not self._bomb:
             self._bomb = scene.bomb
             self._static.clear()
-        if scene.side in ("front", "back"):
-            return self._face(scene, scene.side == "front")
-        return self._side(scene)
+        side = scene.side
+        if side == "front" or side == "back":  # (== narrows the side to an edge below)
+            return self._face(scene, side == "front")
+        return self._side(scene, side)
 
     # ---------------------------------------------------------------- views
 
@@ -272,12 +273,10 @@ class Compositor:
                 return engine
         return None
 
-    def _side(self, scene: Scene) -> Picture:
+    def _side(self, scene: Scene, edge: EdgeSide) -> Picture:
         bomb = scene.bomb
-        edge = scene.side
         base = self._static_layer(
-            ("side", edge),
-            lambda: side_view(self.layout, edge, bomb.widgets, bomb.widget_spots),  # type: ignore[arg-type]
+            ("side", edge), lambda: side_view(self.layout, edge, bomb.widgets, bomb.widget_spots)
         )
         return Picture(base.copy, np.zeros(base.shape[:2], np.uint8), ())
 
