@@ -8,7 +8,9 @@ token>``; docs/telemetry.md). The exporter reads the other standard variables it
 (headers, timeout, ``OTEL_SERVICE_NAME``). Unset, nothing is configured and every span below
 is OpenTelemetry's no-op: no cost, no network.
 
-Spans: ``episode`` (the root), ``turn`` (one player turn, by the manager), ``bus <service>.
+Spans: ``suite`` (a suite run's root: its episodes are its children, in the workers'
+processes, the suite's ``traceparent`` handed to each with its task), ``episode`` (the root of
+a single ``gptnt run``), ``turn`` (one player turn, by the manager), ``bus <service>.
 <method>`` (an RPC over Redis, client side) and ``serve <service>.<method>`` (its handler, in
 the service's process: the W3C ``traceparent`` travels in the RPC envelope, so the tree spans
 processes), ``chat <model>`` (a model call, with the GenAI semantic-convention attributes
@@ -61,6 +63,17 @@ def stop() -> None:
         provider.shutdown()
 
 
+FLUSH_MS = 5000
+"""The longest ``flush`` waits for the exporter (a collector that does not answer)."""
+
+
+def flush() -> None:
+    """Send what is buffered now, waiting at most ``FLUSH_MS`` (a long-lived process, e.g. a
+    suite's worker, after each episode: it may be ended without ``stop``)."""
+    if _provider is not None:
+        _provider.force_flush(timeout_millis=FLUSH_MS)
+
+
 @contextmanager
 def running(service: str) -> Iterator[None]:
     """Tracing on for the block, if asked for (and not already on): flushed at its end."""
@@ -109,6 +122,26 @@ def carrier() -> str | None:
     headers: dict[str, str] = {}
     propagate.inject(headers)
     return headers.get("traceparent")
+
+
+TRACEPARENT_ENV = "TRACEPARENT"
+"""The environment variable that hands a child process its parent span (OpenTelemetry's
+environment carrier): a service process started for an episode runs inside its span."""
+
+
+def child_carrier() -> dict[str, str]:
+    """The environment a child process needs to continue the current span (empty when
+    tracing is off)."""
+    parent = carrier()
+    return {TRACEPARENT_ENV: parent} if parent else {}
+
+
+@contextmanager
+def inherited() -> Iterator[None]:
+    """The block runs as a child of the span its parent process handed over (``TRACEPARENT``),
+    so a service's own work (heartbeats, polling the game) is in the episode's trace too."""
+    with continued(os.environ.get(TRACEPARENT_ENV)):
+        yield
 
 
 @contextmanager

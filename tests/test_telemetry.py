@@ -1,4 +1,6 @@
-"""OpenTelemetry: a stand-in-model episode's spans arrive at a loopback OTLP/HTTP receiver (the
+"""OpenTelemetry: a suite played by separate processes (its Dask worker, and each episode's game
+and player services, ``--launch process``) is one trace at the receiver, the ``suite`` span its
+root and each episode one tree under it. A stand-in-model episode's spans arrive at a loopback OTLP/HTTP receiver (the
 protobuf ``ExportTraceServiceRequest`` a collector takes) as one tree: one root, the episode;
 every other span's parent is in the tree; turns, bus calls and their handlers, model calls
 with the GenAI attributes, and game calls all in it. Without an endpoint nothing is sent."""
@@ -6,6 +8,10 @@ with the GenAI attributes, and game calls all in it. Without an endpoint nothing
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from collections import defaultdict
 from pathlib import Path
 
 import pytest
@@ -37,12 +43,14 @@ class Receiver:
         async def traces(request: Request) -> Response:
             export = ExportTraceServiceRequest.FromString(await request.body())
             for resource in export.resource_spans:
+                labels = {a.key: _value(a.value) for a in resource.resource.attributes}
                 for scope in resource.scope_spans:
                     for s in scope.spans:
                         attributes = {a.key: _value(a.value) for a in s.attributes}
                         self.spans.append({
                             "name": s.name, "trace": s.trace_id.hex(), "id": s.span_id.hex(),
                             "parent": s.parent_span_id.hex() or None, "attributes": attributes,
+                            "service": labels.get("service.name"),
                         })  # fmt: skip
             body = ExportTraceServiceResponse().SerializeToString()
             return Response(body, media_type="application/x-protobuf")
@@ -98,3 +106,63 @@ def test_without_an_endpoint_tracing_stays_off(monkeypatch: pytest.MonkeyPatch) 
     assert telemetry.carrier() is None
     with telemetry.span("anything") as span:
         assert not span.is_recording()
+
+
+def _subtree(root: dict, spans: list[dict]) -> list[dict]:
+    children: dict[str, list[dict]] = defaultdict(list)
+    for s in spans:
+        if s["parent"]:
+            children[s["parent"]].append(s)
+    found, todo = [], [root]
+    while todo:
+        node = todo.pop()
+        found.append(node)
+        todo += children[node["id"]]
+    return found
+
+
+@pytest.mark.slow
+def test_a_suite_played_by_separate_processes_is_one_trace_one_tree_per_episode(
+    tmp_path: Path,
+) -> None:
+    receiver = Receiver()
+    gptnt = Path(sys.executable).parent / "gptnt"
+    with loopback(receiver.app()) as otlp:
+        env = {
+            **os.environ,
+            "OTEL_EXPORTER_OTLP_ENDPOINT": otlp,
+            "GPTNT_OFFLINE": "1",
+            "GPTNT_GAME_STARTUP_TIMEOUT_S": "240",
+        }  # a loaded machine starts services slowly
+        done = subprocess.run(
+            [str(gptnt), "suite", "run", "single", "--only", "Wires-234,BigButton-234",
+             "--modes", "sync", "--players", "oracle", "--launch", "process", "--games", "1",
+             "--yes", "--retries", "0", "--run", "traced", "--out", str(tmp_path)],
+            capture_output=True, text=True, timeout=900, env=env, check=False,
+        )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    spans = receiver.spans
+    loose = sorted({(s["service"], s["name"]) for s in spans if s["trace"] != spans[0]["trace"]})
+    assert {s["trace"] for s in spans} == {spans[0]["trace"]}, loose  # the whole suite: one trace
+    roots = [s for s in spans if s["parent"] is None]
+    assert [(r["name"], r["service"]) for r in roots] == [("suite", "gptnt-suite")]
+    ids = {s["id"] for s in spans}
+    assert all(s["parent"] in ids for s in spans if s["parent"])  # nothing hangs loose
+    episodes = [s for s in spans if s["name"] == "episode"]
+    assert len(episodes) == 2 and all(e["parent"] == roots[0]["id"] for e in episodes)
+    summaries = {json.loads(p.read_text())["episode_id"]: json.loads(p.read_text())
+                 for p in (tmp_path / "traced").rglob("summary.json")}  # fmt: skip
+    assert len(summaries) == 2
+    for episode in episodes:
+        tree = _subtree(episode, spans)
+        key = episode["attributes"]["gptnt.episode"]
+        (summary,) = [v for k, v in summaries.items() if k.startswith(key)]
+        assert episode["service"] == "gptnt-worker"
+        assert episode["attributes"]["gptnt.outcome"] == summary["outcome"]
+        names = [s["name"] for s in tree]
+        turns = sum(summary["turns"].values())
+        assert names.count("turn") == turns
+        serve = [s for s in tree if s["name"] in ("serve defuser.turn", "serve expert.turn")]
+        assert len(serve) == turns and {s["service"] for s in serve} == {"gptnt-player"}
+        games = [s for s in tree if s["name"].startswith("game /")]
+        assert games and {s["service"] for s in games} == {"gptnt-game"}

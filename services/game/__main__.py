@@ -36,7 +36,8 @@ def main() -> None:
     )
     from gptnt import telemetry
 
-    with telemetry.running("gptnt-game"):  # off unless OTEL_EXPORTER_OTLP_ENDPOINT is set
+    # off unless OTEL_EXPORTER_OTLP_ENDPOINT is set; under the episode's span when handed one
+    with telemetry.running("gptnt-game"), telemetry.inherited():
         asyncio.run(_main(parser.parse_args()))
 
 

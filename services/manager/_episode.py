@@ -356,13 +356,18 @@ class Episode:
         game = self._game_config()
         at_url = game.backend not in ("sim", "sim-process")
         token = {TOKEN_ENV: os.environ[TOKEN_ENV]} if at_url and os.environ.get(TOKEN_ENV) else {}
+        trace = telemetry.child_carrier()  # each service's spans under this episode's
         out: list[tuple[Service, list[str], dict[str, str], Path]] = [("game", ["--game-id", gid],
-                child_env({ENV_URL: users["game"], CONFIG_ENV: game.model_dump_json(), **token},
-                          network=at_url),
+                child_env({ENV_URL: users["game"], CONFIG_ENV: game.model_dump_json(), **token,
+                           **trace}, network=at_url),
                 logs / "game.log")]  # fmt: skip
         for c in self._lineup:
             keys = provider_env(c.config, os.environ)
-            env = {ENV_URL: users[c.role], CONFIG_ENV: self._player_config(c).model_dump_json()}
+            env = {
+                ENV_URL: users[c.role],
+                CONFIG_ENV: self._player_config(c).model_dump_json(),
+                **trace,
+            }
             out.append((c.role, ["--game-id", gid],
                         child_env({**env, **keys}, network=c.config is not None),
                         logs / f"{c.role}.log"))  # fmt: skip
@@ -761,6 +766,18 @@ class _Interrupted(Exception):
     """The run was interrupted (the episode's ``Interrupt`` was set)."""
 
 
+async def traced(episode: Episode) -> Summary:
+    """Play ``episode`` in its ``episode`` span (a child of the current span: a suite's, when
+    a worker plays it), which names its outcome."""
+    spec = episode.spec
+    with telemetry.span("episode", gptnt__episode=spec.key, gptnt__mission=spec.mission_id,
+                        gptnt__mode=spec.mode, gptnt__suite=spec.suite,
+                        gptnt__attempt=spec.attempt) as span:  # fmt: skip
+        summary = await episode.run()
+        span.set_attribute("gptnt.outcome", summary.outcome)
+    return summary
+
+
 async def play_episode(
     spec: EpisodeSpec,
     settings: EpisodeSettings,
@@ -779,10 +796,7 @@ async def play_episode(
         spec, settings, admin_url=admin_url, run_dir=run_dir, on_turn=on_turn,
         interrupt=interrupt, fork=fork,
     )  # fmt: skip
-    with telemetry.span("episode", gptnt__episode=spec.key, gptnt__mission=spec.mission_id,
-                        gptnt__mode=spec.mode, gptnt__suite=spec.suite) as span:  # fmt: skip
-        summary = await episode.run()
-        span.set_attribute("gptnt.outcome", summary.outcome)
+    summary = await traced(episode)
     ledger = Ledger(run_dir)
     try:
         ledger.settle(spec.key, summary, park_after=park_after)

@@ -25,8 +25,9 @@ from pathlib import Path
 
 from distributed import Worker, get_worker
 
+from gptnt import telemetry
 from gptnt.records import TurnEvent, pack
-from gptnt.services.manager._episode import Episode, Interrupt
+from gptnt.services.manager._episode import Episode, Interrupt, traced
 from gptnt.services.manager.api import EpisodeSettings, EpisodeSpec
 
 log = logging.getLogger(__name__)
@@ -76,10 +77,11 @@ def _stopped(run: str) -> str:
 
 
 def play_on_host(run: str, spec: EpisodeSpec, settings: EpisodeSettings,
-                 local: GameHost) -> str | None:  # fmt: skip
+                 local: GameHost, traceparent: str | None = None) -> str | None:  # fmt: skip
     """The Dask task of one attempt: play it and return its records packed, or ``None`` when
     the run (or this worker) is stopping and it was not played. ``local`` is the suite's own
-    host, for the workers of its local cluster; a ``gptnt worker`` plays on its own."""
+    host, for the workers of its local cluster; a ``gptnt worker`` plays on its own.
+    ``traceparent``: the suite's span, the parent of the episode's (``gptnt.telemetry``)."""
     host = _HOST or local
     if _stopped(run):
         return None
@@ -92,7 +94,12 @@ def play_on_host(run: str, spec: EpisodeSpec, settings: EpisodeSettings,
         worker.log_event(TURN_TOPIC, {"run": run, "key": spec.key, "cost": event.cost_usd})
 
     staging = host.staging / run
-    episode = asyncio.run(_play(run, spec, settings, host.admin_url, staging, on_turn))
+    telemetry.start("gptnt-worker")  # once per worker process, if an OTLP endpoint is set
+    try:
+        with telemetry.continued(traceparent):
+            episode = asyncio.run(_play(run, spec, settings, host.admin_url, staging, on_turn))
+    finally:
+        telemetry.flush()  # a worker may be ended without a goodbye
     bundle = pack(episode)
     if not host.keep:
         shutil.rmtree(episode, ignore_errors=True)
@@ -112,7 +119,7 @@ async def _play(run: str, spec: EpisodeSpec, settings: EpisodeSettings, admin_ur
                       on_turn=on_turn, interrupt=interrupt)  # type: ignore[arg-type]  # fmt: skip
     watcher = asyncio.create_task(watch())
     try:
-        await episode.run()
+        await traced(episode)
     finally:
         watcher.cancel()
     return episode.dir

@@ -37,6 +37,7 @@ from types import FrameType
 import dask
 from distributed import Client, Future, KilledWorker, LocalCluster, wait
 
+from gptnt import telemetry
 from gptnt.bounded import Tally
 from gptnt.errors import ClusterError, ConfigError
 from gptnt.records import (
@@ -213,9 +214,15 @@ def _run(run_dir: Path, specs: list[EpisodeSpec], settings: EpisodeSettings, sui
     info = RunInfo(suite=suite, episodes=len(specs), estimated_cost_usd=estimated_cost_usd,
                    max_cost_usd=max_cost_usd, spent_usd=spent, unpriced=unpriced)  # fmt: skip
     write_run_info(run_dir, info)
-    with _signals() as stop, _cluster(scheduler, games, redis_url) as (client, where, local):
+    with (
+        telemetry.running("gptnt-suite"),
+        telemetry.span("suite", gptnt__suite=suite, gptnt__run=run_dir.name,
+                       gptnt__episodes=len(todo)),
+        _signals() as stop,
+        _cluster(scheduler, games, redis_url) as (client, where, local),
+    ):  # fmt: skip
         played = _Played(client, run_dir, settings, local, where, progress, retries + 1,
-                         len(specs))  # fmt: skip
+                         len(specs), telemetry.carrier())  # fmt: skip
         played.run(todo, queue_depth, stop, on_progress)
     write_run_info(run_dir, info.model_copy(update={
         "spent_usd": progress.spent, "unpriced": progress.unpriced, "capped": progress.capped,
@@ -371,7 +378,7 @@ class _Played:
 
     def __init__(self, client: Client, run_dir: Path, settings: EpisodeSettings,
                  local: GameHost | None, where: str, progress: Progress, park_after: int,
-                 episodes: int) -> None:  # fmt: skip
+                 episodes: int, traceparent: str | None = None) -> None:  # fmt: skip
         self.client = client
         self.run_dir = run_dir
         self.name = run_dir.name
@@ -382,6 +389,7 @@ class _Played:
         self.progress = progress
         self.park_after = park_after
         self.episodes = episodes
+        self.traceparent = traceparent  # the suite's span: every episode's parent
         self.live: dict[Future, _Issued] = {}
         self.started: dict[tuple[str, int], InFlight] = {}
         self.lock = threading.Lock()  # the event handlers run on the client's thread
@@ -482,7 +490,7 @@ class _Played:
                 return
             spec = todo.popleft()
             future = self.client.submit(
-                play_on_host, self.name, spec, self.settings, self.local,
+                play_on_host, self.name, spec, self.settings, self.local, self.traceparent,
                 key=f"{spec.key}-a{spec.attempt}-{uuid.uuid4().hex[:8]}", pure=False,
                 resources={GAME: 1},
             )  # fmt: skip

@@ -34,7 +34,8 @@ def main() -> None:
     )
     from gptnt import telemetry
 
-    with telemetry.running("gptnt-player"):  # off unless OTEL_EXPORTER_OTLP_ENDPOINT is set
+    # off unless OTEL_EXPORTER_OTLP_ENDPOINT is set; under the episode's span when handed one
+    with telemetry.running("gptnt-player"), telemetry.inherited():
         asyncio.run(_main(parser.parse_args()))
 
 
