@@ -68,7 +68,7 @@ def _wires(shot: Shot, rng: random.Random) -> list[Candidate]:
             out.append(("ambiguity", f"Cut the {colour} wire.", AMBIGUOUS))
     out.append(("position", "Cut the bottom wire.", f"wire-{wires[-1].position}"))
     out.append(("position", "Cut the top wire.", f"wire-{wires[0].position}"))
-    missing = [c for c in ("green", "orange", "purple")]
+    missing = ("green", "orange", "purple")  # wire colours the game never draws
     out.append(("hallucination", f"Cut the {rng.choice(missing)} wire.", NONE))
     if len(wires) > 1:
         out.append(("ambiguity", "Cut the wire.", AMBIGUOUS))
@@ -104,6 +104,10 @@ def _simon(shot: Shot, rng: random.Random) -> list[Candidate]:
     return out
 
 
+_DECOYS = ("FIRST", "NOTHING", "LEFT", "OKAY", "WAIT")
+_RESERVE = ("READY", "BLANK", "MIDDLE", "PRESS", "UHHH", "YES", "NO")
+
+
 def _whos_on_first(shot: Shot, rng: random.Random) -> list[Candidate]:
     words = list(state_as(shot.module, WhosOnFirstModule).button_words or [])
     out: list[Candidate] = []
@@ -111,7 +115,9 @@ def _whos_on_first(shot: Shot, rng: random.Random) -> list[Candidate]:
         if words.count(word) == 1:
             out.append(("reading", f"Press the button that says {word}.", f"button-{i}"))
         out.append(("position", f"Press the {POSITIONS_6[i]} button.", f"button-{i}"))
-    absent = [w for w in ("FIRST", "NOTHING", "LEFT", "OKAY", "WAIT") if w not in words]
+    # Six buttons can show all five of the usual decoys; the reserve (more than six words in
+    # all) keeps the pool non-empty without changing the questions of every other build.
+    absent = [w for w in _DECOYS if w not in words] or [w for w in _RESERVE if w not in words]
     out.append(("hallucination", f"Press the button that says {rng.choice(absent)}.", NONE))
     out.append(("ambiguity", "Press the word button.", AMBIGUOUS))
     return out
