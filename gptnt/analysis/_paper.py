@@ -5,12 +5,13 @@ change markers, every rate with its interval and n.
   in words with one bullet per module (● solved, ○ unsolved), and an Overall column;
 - Tables 4–5: players × module types, an Avg. column and an Average row; the sync table marks
   each rate's change from the async one (↑ more, ↓ fewer; at least one mission's worth);
-- Table 6: Defuser × Expert, both with an Average;
+- Table 6: Defuser × Expert, both with an Average; ★ after the Defuser and the Expert with the
+  highest Average, ``best`` after the highest single pairing's rate (the paper underlines it);
 - Table 11: the random baseline on its own row, then Pairwise (over every Expert), No partner
   (solo with the manual) and No manual (solo without it), each with an Average row, marked
   against Pairwise.
 
-Symbols are plain text a sans-serif font has (● ○ ↑ ↓); no emoji. A cell's ``–`` means the
+Symbols are plain text a sans-serif font has (● ○ ↑ ↓ ★); no emoji. A cell's ``–`` means the
 combination was not played. Episodes that crashed, were parked or are incomplete are in no n.
 """
 
@@ -26,6 +27,10 @@ from gptnt.analysis._tables import ANALYSES, OUTCOME_WORDS, _mission_order, _sin
 from gptnt.protocol import KINDS, kind_title
 
 UP, DOWN = "↑", "↓"
+STAR = "★"
+"""Table 6: after the Defuser (row) and the Expert (column) with the highest Average."""
+BEST = "best"
+"""Table 6: the mark of the highest single pairing (the paper underlines it)."""
 RANDOM = "random"
 """The policy of the random baseline's Defuser (``gptnt baseline random``, the random pair)."""
 
@@ -182,11 +187,20 @@ def module_grid(episodes: Sequence[RecordedEpisode], mode: str) -> Table:
         f"Table {number} layout",
         ("player", *(kind_title(k) for k in kinds), "Avg."),
         tuple(_grid_rows(this, kinds, base)) if kinds else (),
-        note,
+        note, marked=base is not None,
     )  # fmt: skip
 
 
 # ---------------------------------------------------------------------------- Table 6
+
+
+def _top(rates: Sequence[Rate]) -> set[int]:
+    """The indices of the highest played rates (every tie), none when fewer than two played."""
+    played = [(r.k / r.n, i) for i, r in enumerate(rates) if r.n]
+    if len(played) < 2:
+        return set()
+    best = max(v for v, _ in played)
+    return {i for v, i in played if v == best}
 
 
 def pairing_grid(episodes: Sequence[RecordedEpisode], mode: str) -> Table:
@@ -196,17 +210,28 @@ def pairing_grid(episodes: Sequence[RecordedEpisode], mode: str) -> Table:
         by[(e.defuser + e.condition, e.expert)].append(e)
     defusers = sorted({d for d, _ in by})
     experts = sorted({x for _, x in by})
+    grid = [[_rate(by.get((d, x), [])) for x in experts] for d in defusers]
+    row_avg = [_rate([e for x in experts for e in by.get((d, x), [])]) for d in defusers]
+    col_avg = [_rate([e for d in defusers for e in by.get((d, x), [])]) for x in experts]
+    star_d, star_x = _top(row_avg), _top(col_avg)
+    flat = [c for row in grid for c in row]
+    best = {divmod(i, len(experts)) for i in _top(flat)}
+    names = [f"{d} {STAR}" if i in star_d else d for i, d in enumerate(defusers)]
     rows: list[tuple[Cell, ...]] = []
-    for d in defusers:
-        cells = [_rate(by.get((d, x), [])) for x in experts]
-        rows.append((d, *cells, _rate([e for x in experts for e in by.get((d, x), [])])))
+    for i, name in enumerate(names):
+        cells = [Rate(c.k, c.n, BEST) if (i, j) in best else c for j, c in enumerate(grid[i])]
+        rows.append((name, *cells, row_avg[i]))
     if defusers:
-        columns = [_rate([e for d in defusers for e in by.get((d, x), [])]) for x in experts]
-        rows.append(("Average", *columns, _rate(single)))
+        rows.append(("Average", *col_avg, _rate(single)))
     return Table(
         f"paper_table6_{mode}", f"Success of every Defuser × Expert pairing, single-module, {mode}",
-        "Table 6 layout", ("Defuser \\ Expert", *experts, "Average"), tuple(rows),
-        "Rows: the Defuser; columns: the Expert; Average over the row's or column's episodes.",
+        "Table 6 layout",
+        ("Defuser \\ Expert", *(f"{x} {STAR}" if j in star_x else x for j, x in enumerate(experts)),
+         "Average"),
+        tuple(rows),
+        "Rows: the Defuser; columns: the Expert; Average over the row's or column's episodes. "
+        f"{STAR}: the highest Average for the role (over all its pairings); {BEST}: the highest "
+        "success rate of any single pairing (underlined in the paper).",
     )  # fmt: skip
 
 
@@ -245,7 +270,7 @@ def solo_grid(episodes: Sequence[RecordedEpisode], mode: str) -> Table:
         "Random baseline: the random Defuser's episodes, a row of their own (never in Pairwise). "
         "Pairwise: each Defuser over all its Expert partners; No partner: one model holds bomb "
         f"and manual; No manual: the bomb alone. {UP}/{DOWN}: changed from Pairwise by at least "
-        "one mission.",
+        "one mission.", marked=True,
     )  # fmt: skip
 
 

@@ -18,6 +18,9 @@ class Table:
     columns: tuple[str, ...]
     rows: tuple[tuple[Cell, ...], ...]
     note: str = ""
+    marked: bool = False
+    """Its rates carry change markers (↑, ↓): every rate column gets a ``_change`` CSV column,
+    whether or not anything changed, so every run's CSV of the table has the same columns."""
 
 
 def text(cell: Cell) -> str:
@@ -48,9 +51,9 @@ def snake(column: str) -> str:
 def csv_header(table: Table) -> list[str]:
     """CSV columns, snake_case (``snake``): an estimate column ``c`` becomes ``c``, ``c_ci_low``,
     ``c_ci_high``, ``c_n`` (and ``c_k`` for a rate), so every number is its own field; in a
-    table with change markers every rate also gets ``c_change`` (``↑``, ``↓`` or empty)."""
+    ``marked`` table every rate also gets ``c_change`` (``↑``, ``↓`` or empty)."""
     kinds = _kinds(table)
-    kind_marked = _marked(table)
+    kind_marked = table.marked
     header: list[str] = []
     for column, kind in zip(map(snake, table.columns), kinds, strict=True):
         if kind == "rate":
@@ -70,13 +73,9 @@ def csv_header(table: Table) -> list[str]:
     return header
 
 
-def _marked(table: Table) -> bool:
-    return any(isinstance(c, Rate) and c.mark for row in table.rows for c in row)
-
-
 def csv_rows(table: Table) -> list[list[str]]:
     kinds = _kinds(table)
-    marked = _marked(table)
+    marked = table.marked
     out = []
     for row in table.rows:
         line: list[str] = []
