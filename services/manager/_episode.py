@@ -93,6 +93,7 @@ from gptnt.services.manager._warm import WarmHandle, warm_server
 from gptnt.services.manager.api import EpisodeSettings, EpisodeSpec, Fork
 from gptnt.services.player import PlayerService, PlayerServiceConfig
 from gptnt.services.player import api as player_api
+from gptnt.waits import patient_timeout
 
 log = logging.getLogger(__name__)
 
@@ -241,7 +242,7 @@ class Episode:
                     harness=harness(), parent=self._parent, session_id=self._session,
                 )
             )  # fmt: skip
-            async with asyncio.timeout(limit):
+            async with patient_timeout(limit):  # a stall of this loop is not the game's
                 final = await self._guarded()
             outcome, reason = classify(final)
         except _Interrupted:
