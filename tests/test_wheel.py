@@ -2,6 +2,12 @@
 empty directory with no checkout on the path, plays a mission to ``solved``; its data (prompts,
 configs, missions, manual) comes from inside the installed package, and ``services`` is not a
 top-level name it installs.
+
+The wheel's dependencies are not downloaded and unpacked again (that was most of this file's
+minutes): the fresh virtualenv gets links to exactly the distributions the wheel's metadata
+requires, transitively (markers and extras evaluated), from this interpreter's environment, and
+nothing else (a namespace folder that several distributions share, such as ``google/``, is linked
+whole). An undeclared import still fails there, as on a user's machine.
 """
 
 from __future__ import annotations
@@ -12,9 +18,13 @@ import shutil
 import subprocess
 import sys
 import zipfile
+from email.parser import Parser
+from importlib import metadata
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -48,12 +58,59 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     tops = {n.split("/")[0] for n in names}
     assert {t for t in tops if not t.endswith(".dist-info")} == {"gptnt"}, tops
     venv = base / "venv"
-    _run([sys.executable, "-m", "venv", str(venv)], cwd=base, timeout=120)
+    _run([sys.executable, "-m", "venv", "--without-pip", str(venv)], cwd=base, timeout=120)
     bin_dir = venv / "bin"
-    _run([str(bin_dir / "pip"), "install", "-q", str(wheel)], cwd=base, timeout=900)
+    _run([sys.executable, "-m", "pip", "--python", str(bin_dir / "python"), "install", "-q",
+          "--no-deps", str(wheel)], cwd=base, timeout=300)  # fmt: skip
+    site = _site_packages(bin_dir / "python")
+    requires = Parser().parsestr(
+        zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith(".dist-info/METADATA")))
+        .decode()
+    ).get_all("Requires-Dist") or []  # fmt: skip
+    for dist in _required(requires):
+        _link(dist, site)
     work = base / "empty"
     work.mkdir()
     return bin_dir, work
+
+
+def _site_packages(python: Path) -> Path:
+    code = "import sysconfig; print(sysconfig.get_path('purelib'))"
+    return Path(_run([str(python), "-c", code], cwd=python.parent, timeout=60).strip())
+
+
+def _required(requires: list[str]) -> list[metadata.Distribution]:
+    """The distributions of this environment that ``requires`` (a wheel's Requires-Dist, no
+    extra asked for) needs, with everything they need in turn."""
+    found: dict[str, metadata.Distribution] = {}
+    asked: dict[str, set[str]] = {}  # distribution → extras already followed
+    todo = [(text, {""}) for text in requires]
+    while todo:
+        text, extras = todo.pop()
+        req = Requirement(text)
+        if req.marker is not None and not any(req.marker.evaluate({"extra": e}) for e in extras):
+            continue
+        name = canonicalize_name(req.name)
+        wanted = set(req.extras) | {""}
+        if wanted <= asked.get(name, set()):
+            continue
+        asked.setdefault(name, set()).update(wanted)
+        dist = found.setdefault(name, metadata.distribution(req.name))  # missing: fails here
+        todo += [(sub, wanted) for sub in dist.requires or []]
+    return list(found.values())
+
+
+def _link(dist: metadata.Distribution, site: Path) -> None:
+    """Link each top-level name the distribution installed (packages, modules, its
+    .dist-info) into ``site``, as pip would have unpacked it there."""
+    tops = {
+        f.parts[0] for f in dist.files or [] if f.parts and f.parts[0] not in ("..", "__pycache__")
+    }
+    for top in tops:
+        target = site / top
+        source = Path(str(dist.locate_file(top)))
+        if source.exists() and not target.exists():
+            target.symlink_to(source, target_is_directory=source.is_dir())
 
 
 def _env(work: Path) -> dict[str, str]:
