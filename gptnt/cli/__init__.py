@@ -12,7 +12,9 @@ becomes one line on stderr. Exit codes (``ExitCode``, also in the README):
 3     an episode crashed (``gptnt run``; a full disk mid-episode is ``crashed: disk: …``), or a
       suite ended with crashed or parked episodes
 4     ``gptnt sim selfcheck`` found misses
-130   interrupted (SIGINT or SIGTERM): episodes in flight are recorded as ``interrupted``
+130   interrupted (SIGINT or SIGTERM): episodes in flight are recorded as ``interrupted``;
+      a second signal to ``suite run`` stops at once (128 + the signal: 130, or 143 for
+      SIGTERM) and a rerun plays what was in flight
 ====  =====================================================================================
 """
 
