@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from gptnt import resources
 from gptnt.bounded import MAX_JSON_BYTES, read_bytes
 from gptnt.errors import MissionError, UnreadableError, first_problem
-from gptnt.protocol import MODULE_KINDS, MissionConfig, kind_title
+from gptnt.protocol import MODULE_KINDS, MissionConfig, kind_or_none, kind_title
 
 __all__ = [
     "DEFAULT_MISSIONS_DIR",
@@ -192,10 +192,19 @@ def unknown_name(
     return MissionError(f"unknown {what} {name!r}{hint} (see `{listing}`)")
 
 
+def canonical_id(mission_id: str) -> str:
+    """A single-module mission id as the catalogue spells it: its kind may be written by any of
+    its names (``The Button-234``, ``button-234`` → ``BigButton-234``); other ids unchanged."""
+    kind, dash, rest = mission_id.partition("-")
+    named = kind_or_none(kind) if dash else None
+    return f"{named}-{rest}" if named is not None else mission_id
+
+
 def get_mission(mission_id: str, directory: Path | None = None) -> Mission:
-    """One mission by id, reading only its file; an unknown id names close matches."""
+    """One mission by id (see ``canonical_id``), reading only its file; an unknown id names
+    close matches."""
     paths = mission_paths(directory)
-    path = paths.get(mission_id)
+    path = paths.get(mission_id) or paths.get(canonical_id(mission_id))
     if path is None:
         raise unknown_name("mission", mission_id, paths)
     return load_mission_file(path)

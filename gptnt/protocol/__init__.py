@@ -46,6 +46,7 @@ from gptnt.protocol._kinds import (
     ModuleKind,
     kind_spec,
     kind_title,
+    kind_or_none,
     module_kind,
     valid_kind_names,
 )
@@ -172,6 +173,7 @@ __all__ = [
     "encode_png_buffer",
     "kind_spec",
     "kind_title",
+    "kind_or_none",
     "module_kind",
     "pack_png_buffer",
     "parse_float",

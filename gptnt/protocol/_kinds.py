@@ -98,10 +98,12 @@ KINDS_BY_NAME: dict[str, KindSpec] = {spec.name: spec for spec in KINDS}
 
 
 def _fold(name: str) -> str:
-    """A kind's name as a user may type it: case, spaces, punctuation and a leading "The"
-    do not matter ("The Button", "button", "Who's on First", "whos on first")."""
+    """A kind's name as a user may type it: case, spaces, punctuation, a leading "The" and a
+    trailing plural "s" do not matter ("The Button", "button", "Who's on First", "whos on
+    first"; the official manual's "Mazes", "Wire Sequences" and "Passwords")."""
     folded = "".join(ch for ch in name.lower() if ch.isalnum())
-    return folded.removeprefix("the") if folded != "the" else folded
+    folded = folded.removeprefix("the") if folded != "the" else folded
+    return folded.removesuffix("s") if len(folded) > 1 else folded
 
 
 _BY_ANY_NAME: dict[str, KindSpec] = {
@@ -109,6 +111,12 @@ _BY_ANY_NAME: dict[str, KindSpec] = {
     for spec in KINDS
     for alias in (spec.name, spec.stem, spec.title, spec.mod_title)
 }
+
+
+def kind_or_none(name: str) -> ModuleKind | None:
+    """The wire name of a kind ``name`` names by any of its names; ``None`` when it names none."""
+    spec = _BY_ANY_NAME.get(_fold(name))
+    return spec.name if spec is not None else None
 
 
 def valid_kind_names() -> str:
@@ -120,10 +128,10 @@ def module_kind(name: str, *, field: str = "module kind") -> ModuleKind:
     """The wire name of a kind given by any of its names: the wire name ("BigButton"), the
     paper's ("The Button", "Complicated Wires"), the game's ("Password") or the file stem; a
     ``ConfigError`` naming ``field`` and listing the valid names when none matches."""
-    spec = _BY_ANY_NAME.get(_fold(name))
-    if spec is None:
+    kind = kind_or_none(name)
+    if kind is None:
         raise ConfigError(f"{field} {name!r} is unknown; use one of {valid_kind_names()}")
-    return spec.name
+    return kind
 
 
 def kind_spec(name: str) -> KindSpec:

@@ -15,8 +15,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from gptnt.errors import ConfigError
-from gptnt.missions import Mission, get_mission
-from gptnt.protocol import MODULE_KINDS, Mode, kind_title, module_kind
+from gptnt.missions import Mission, canonical_id, get_mission
+from gptnt.protocol import MODULE_KINDS, Mode, kind_or_none, kind_title
 from gptnt.suites._format import Suite
 
 Condition = Literal["self-play", "other-play", "solo", "solo-no-manual"]
@@ -125,14 +125,6 @@ def expand(suite: Suite, selection: Selection | None = None) -> list[SuiteEpisod
     return episodes[: sel.limit] if sel.limit is not None else episodes
 
 
-def _kind_of(token: str) -> str | None:
-    """The wire name of a kind ``token`` names by any of its names (``None``: not a kind)."""
-    try:
-        return module_kind(token)
-    except ConfigError:
-        return None
-
-
 def _only_filter(only: Sequence[str], missions: list[Mission], pairs: list[tuple[str, str | None]]):  # fmt: skip
     modules = {m.config.components[0] for m in missions if m.kind == "single"} | {
         c for m in missions for c in m.config.components
@@ -143,9 +135,9 @@ def _only_filter(only: Sequence[str], missions: list[Mission], pairs: list[tuple
     for token in (t.strip() for t in only):
         if not token:
             continue
-        kind = _kind_of(token)
-        if token in ids:
-            wanted["mission"].add(token)
+        kind = kind_or_none(token)
+        if canonical_id(token) in ids:
+            wanted["mission"].add(canonical_id(token))
         elif kind in modules:
             wanted["module"].add(kind)
         elif token in pairings:
