@@ -23,6 +23,10 @@ speed "at the idle floor" is 3 s over (the round's ratio × 2 × ``IDLE_FLOOR_MS
 captured as scenes and rendered only when asked for, so a round pays for the game's stepping
 and the state's text, not for pixels.
 
+Under load the wall-clock ratio overstates the round's work (a request that computes longer is
+more often preempted, and then waits a scheduler's turn), so the server's CPU time per round and
+per floor is printed too (Linux ``/proc/<pid>/task/*/schedstat``; a diagnostic, not the verdict).
+
 Each latency is also given as a ratio to the floor, so numbers from different machines compare.
 Without ``--url`` it starts ``gptnt sim serve`` on a free loopback port and stops it at the end.
 
@@ -35,8 +39,9 @@ import argparse
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import httpx
 from _bench import paired_medians
@@ -62,16 +67,36 @@ IDLE_FLOOR_MS = 1.4  # /health round trip of this machine when idle (issue 27's 
 SYNC_ROUNDS_PER_ROUND = 10  # a sync round is cheap: time ten times as many
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """CPU seconds the process's threads have run so far (Linux ``schedstat``, in ns), or None
+    where the system does not say."""
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+        return sum(int((t / "schedstat").read_text().split()[0]) for t in tasks) / 1e9
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def server_cpu_per_call(pid: int, call: Callable[[], object], count: int) -> float | None:
+    """The server's CPU seconds per ``call``, over ``count`` calls."""
+    before = cpu_seconds(pid)
+    for _ in range(count):
+        call()
+    after = cpu_seconds(pid)
+    return None if before is None or after is None else (after - before) / count
+
+
 @contextmanager
-def simulator(width: int, height: int) -> Iterator[str]:
-    """A ``gptnt sim serve`` subprocess on a free port; yields its URL once /health answers."""
+def simulator(width: int, height: int) -> Iterator[tuple[str, int]]:
+    """A ``gptnt sim serve`` subprocess on a free port; yields its URL (once /health answers)
+    and its process id."""
     port = free_port()
     command = [sys.executable, "-c", "from gptnt.cli import main; main()", "sim", "serve"]
     command += ["--port", str(port), "--width", str(width), "--height", str(height)]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
-        end = time.monotonic() + 30
+        end = time.monotonic() + 120  # a loaded machine starts a process slowly
         while True:
             try:
                 httpx.get(f"{url}/health", timeout=1).raise_for_status()
@@ -82,7 +107,7 @@ def simulator(width: int, height: int) -> Iterator[str]:
                         f"gptnt sim serve did not start (exit {process.poll()})"
                     ) from None
                 time.sleep(0.1)
-        yield url
+        yield url, process.pid
     finally:
         process.terminate()
         process.wait(10)
@@ -107,7 +132,7 @@ def start_lit(http: httpx.Client) -> None:
         http.get("/timestep").raise_for_status()
 
 
-def run(url: str, rounds: int) -> None:
+def run(url: str, rounds: int, pid: int | None = None) -> None:
     with httpx.Client(base_url=url, timeout=120) as http:
         start_lit(http)
 
@@ -139,6 +164,10 @@ def run(url: str, rounds: int) -> None:
              rounds * SYNC_ROUNDS_PER_ROUND),
         ]  # fmt: skip
         measured = [(name, *paired_medians(floor, call, n)) for name, floor, call, n in rows]
+        cpu: tuple[float | None, float | None] = (None, None)
+        if pid is not None:  # the server's CPU time per round and per floor
+            n = rounds * SYNC_ROUNDS_PER_ROUND
+            cpu = server_cpu_per_call(pid, sync_round, n), server_cpu_per_call(pid, two_health, n)
 
     height, width = int.from_bytes(raw[5:9], "little"), int.from_bytes(raw[9:13], "little")
     print(f"backend: {url}  ({width}x{height}, medians of pairs: floor, call, floor, call, …)")
@@ -155,6 +184,12 @@ def run(url: str, rounds: int) -> None:
         f"{'sync speed at the idle floor':44s} {STEP_SECONDS / (ratio * idle_floor_s):9.0f} ×"
         f"    ({verdict} the {AIM:.0f}× aim: a round of ≤ {allowed:.3f}× its floor)"
     )
+    cpu_round, cpu_floor = cpu
+    if cpu_round is not None and cpu_floor is not None:
+        print(
+            f"{'server CPU per round, per floor':44s} {cpu_round * 1e3:9.3f} ms {cpu_round / cpu_floor:6.2f}× "
+            f"(floor: 2 × /health, {cpu_floor * 1e3:.3f} ms)"
+        )
 
 
 def main() -> None:
@@ -167,8 +202,8 @@ def main() -> None:
     if args.url:
         run(args.url.rstrip("/"), args.rounds)
     else:
-        with simulator(args.width, args.height) as url:
-            run(url, args.rounds)
+        with simulator(args.width, args.height) as (url, pid):
+            run(url, args.rounds, pid)
 
 
 if __name__ == "__main__":

@@ -301,8 +301,12 @@ class BombState(WireModel):
     strikes: Annotated[list[str], BeforeValidator(_json_string)] = Field(default_factory=list)
 
     def to_wire(self) -> dict[str, Any]:
-        data = super().to_wire()
+        # Each module as its own kind writes it (Memory's numbers as strings), dumped once;
+        # ``modules`` keeps its place, before ``strikes`` (the last field).
+        data = self.model_dump(by_alias=True, mode="json", exclude={"modules"})
+        strikes = data.pop("strikes")
         data["modules"] = [m.to_wire() for m in self.modules]
+        data["strikes"] = strikes
         return data
 
     @property

@@ -315,7 +315,8 @@ class Game:
         if mission is None or not mission.state_enabled:
             raise SimulatorError(f"Cannot get bomb state in {self._lifecycle.value} state")
         bomb = mission.bomb
-        return BombState(
+        # Built from the engines' own exports (each validated as it is made): not again.
+        return BombState.model_construct(
             seed=mission.config.seed,
             max_strikes=bomb.spec.max_strikes,
             is_detonated=bomb.is_detonated,
