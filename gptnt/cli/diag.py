@@ -124,6 +124,13 @@ def run(
     from gptnt.players.actions import InteractionMethod
 
     manifest, questions = read_dataset(dataset)
+    # An option of another task would name an ablation (a results folder) that changed nothing.
+    if no_manual and manifest.task != "manual_vqa":
+        raise ConfigError(f"--no-manual: {manifest.task} never shows the manual; it is for "
+                          "manual_vqa datasets only")  # fmt: skip
+    if paradigm is not None and manifest.task != "localisation":
+        raise ConfigError(f"--paradigm: {manifest.task} has no clicks to answer; it is for "
+                          "localisation datasets only")  # fmt: skip
     coordinates = "absolute"
     if player in ("truth", "random"):
         answerer: Answerer = TruthAnswerer() if player == "truth" else RandomAnswerer()
