@@ -1,14 +1,18 @@
 """Benchmark of ``gptnt baseline random``: 11 module types × 1,000 episodes on every core.
 
 Target (issue 18 item 7): the whole baseline in at most 5 minutes on 2 cores. Prints, each as a
-median over ``--repeats`` and next to a floor measured in the same run:
+median over ``--repeats`` and as a ratio to a floor measured in the same run:
 
-- **floor**: seconds per episode on *one* worker (a small sample: ``--floor-per-kind`` episodes
-  of each module type, in this process);
-- **parallel**: seconds per episode of the full run on ``--workers`` processes, the speed-up
-  over the floor (ideal: the number of workers) and the projected time of 11 × 1,000 episodes;
+- **floor**: seconds per episode of the simulator alone (the same missions started, lit and
+  stepped through their whole clock, with no player and no record), in this process;
+- **one worker**: seconds per baseline episode in this process (``play_baseline`` with one
+  worker): its ratio to the floor is what the episode loop, the policy and the records cost;
+- **parallel**: seconds per episode of the full run on ``--workers`` processes and the
+  projected time of 11 × 1,000 episodes;
 - CPU seconds per episode (this process and its workers), which a loaded machine inflates
   less than wall time.
+
+Compare two versions by the one-worker ratio, each measured by this script on its own tree.
 
 Usage::
 
@@ -26,8 +30,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from gptnt.missions import load_missions
-from gptnt.services.manager import BaselinePlayer, baseline_spec, play_baseline
+from gptnt.missions import Mission, load_missions
+from gptnt.protocol import Lifecycle
+from gptnt.rules.ruleset import ruleset
+from gptnt.services.manager import BASELINE_SIZE, baseline_spec, play_baseline
+from gptnt.sim.game import Game
 
 TARGET_S = 300.0
 FULL = 11 * 1000
@@ -39,44 +46,60 @@ def _cpu() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
+def _floor(missions: list[Mission]) -> float:
+    """Seconds per episode of the simulator alone: each mission started, lit and stepped
+    until its clock runs out."""
+    width, height = BASELINE_SIZE
+    game = Game(width=width, height=height, transition_seconds=0.0, clock=lambda: 0.0,
+                capture_frames=False, ruleset=ruleset(1))  # fmt: skip
+    start = time.perf_counter()
+    for mission in missions:
+        if game.health() != Lifecycle.SETUP.value:
+            game.reset()
+            game.health()
+        game.start_mission(mission.config)
+        game.fast_forward(Lifecycle.LIGHTS_ON)
+        while not game.state().is_detonated:
+            game.timestep()
+            game.buffer(last=0)
+    return (time.perf_counter() - start) / len(missions)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-mission", type=int, default=100, help="repeats per mission")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--repeats", type=int, default=1, help="timed runs of the whole set")
+    parser.add_argument("--repeats", type=int, default=3, help="timed runs of each measure")
     parser.add_argument("--floor-per-kind", type=int, default=10)
     args = parser.parse_args()
 
     singles = [m for m in load_missions().values() if m.kind == "single"]
     specs = [baseline_spec(m.id, r) for m in singles for r in range(args.per_mission)]
-    one_per_kind = {m.config.components[0]: m for m in singles}
+    one_per_kind = list({m.config.components[0]: m for m in singles}.values())
+    sample = [m for m in one_per_kind for _ in range(args.floor_per_kind)]
+    sample_specs = [baseline_spec(m.id, 1000 + i) for i, m in enumerate(sample)]
 
+    floors, ones, walls, cpus = [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
-        player = BaselinePlayer()
-        floor_specs = [
-            baseline_spec(m.id, 1000 + r)
-            for m in one_per_kind.values()
-            for r in range(args.floor_per_kind)
-        ]
-        start = time.perf_counter()
-        for spec in floor_specs:
-            player.play(spec, Path(tmp) / "floor")
-        floor = (time.perf_counter() - start) / len(floor_specs)
-
-        walls, cpus = [], []
         for i in range(args.repeats):
+            floors.append(_floor(sample))
+            start = time.perf_counter()
+            play_baseline(sample_specs, Path(tmp) / f"one{i}", workers=1)
+            ones.append((time.perf_counter() - start) / len(sample_specs))
             cpu0, start = _cpu(), time.perf_counter()
             done = play_baseline(specs, Path(tmp) / f"run{i}", workers=args.workers)
             walls.append((time.perf_counter() - start) / len(done))
             cpus.append((_cpu() - cpu0) / len(done))
 
-    per_episode = statistics.median(walls)
+    floor, one, per_episode = (statistics.median(x) for x in (floors, ones, walls))
     projected = per_episode * FULL
     print(f"episodes per run: {len(specs)} on {args.workers} worker(s); cores: {os.cpu_count()}")
-    print(f"floor    (1 worker)  : {floor * 1000:8.1f} ms/episode")
+    print(f"floor (simulator)    : {floor * 1000:8.1f} ms/episode")
+    print(f"one worker           : {one * 1000:8.1f} ms/episode = {one / floor:5.2f}× the floor")
     print(
         f"parallel             : {per_episode * 1000:8.1f} ms/episode = "
-        f"{floor / per_episode:4.2f}× the floor (ideal {args.workers}×)"
+        f"{per_episode / floor:5.2f}× the floor ({one / per_episode:4.2f}× one worker, "
+        f"ideal {args.workers}×)"
     )
     print(f"CPU                  : {statistics.median(cpus) * 1000:8.1f} ms/episode")
     print(

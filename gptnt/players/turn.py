@@ -17,9 +17,12 @@ player is told at the start of its next turn (``TurnInput.feedback``).
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 from gptnt.players.actions import InteractGame, MarkLocation, SendMessage, to_game_action
 from gptnt.players.backends import CallRecord
@@ -30,7 +33,7 @@ from gptnt.players.faults import failed_call
 from gptnt.players.feedback import Issue
 from gptnt.players.policy import Decision, Observation, Policy, TurnInput
 from gptnt.players.prompts import ReflectedOutcome
-from gptnt.protocol import BombState, GameAction, Mode, Role, decode_png
+from gptnt.protocol import BombState, GameAction, Mode, ModuleKind, Role, decode_png
 from gptnt.records import (
     FailedCall,
     MessagePart,
@@ -44,7 +47,7 @@ from gptnt.records import (
     store_message,
     store_png,
 )
-from gptnt.vision import build_marks
+from gptnt.vision import SetOfMarks, build_marks
 
 __all__ = ["Player", "Sight", "Transport", "play_turn", "reflect"]
 
@@ -238,13 +241,36 @@ def _look(sight: Sight, player: Player) -> tuple[Observation, list[str], str | N
     mask_hash = store_png(player.episode_dir, sight.mask, durable=False) if sight.mask else None
     frames = [decode_png(png) for png in sight.frames]
     kind, marks = None, None
-    if sight.mask is not None and frames:
+    if sight.mask is not None and mask_hash is not None:
         focused = sight.state.focused if sight.state else None
         kind = focused.name if focused else None
         if player.policy.interaction.method == "set-of-marks":  # a coordinates player has none
-            marks = build_marks(decode_png(sight.mask), frames[-1], kind)
+            frame = (hashes[-1], frames[-1]) if frames else None
+            marks = _marks((mask_hash, sight.mask), frame, kind)
     privileged = sight.state if player.policy.privileged else None
     return Observation(frames, marks, privileged, kind), hashes, mask_hash
+
+
+_MARKS_KEPT = 256
+_marks_seen: OrderedDict[tuple[str, str | None, str | None], SetOfMarks] = OrderedDict()
+
+
+def _marks(
+    mask: tuple[str, bytes], frame: tuple[str, np.ndarray] | None, kind: ModuleKind | None
+) -> SetOfMarks:
+    """The set of marks of a mask and frame (each given with its content hash) zoomed into
+    ``kind``: built once per distinct picture and kept (the views of one bomb repeat all the
+    time, and a set of marks depends on nothing else)."""
+    key = (mask[0], frame[0] if frame else None, kind)
+    marks = _marks_seen.get(key)
+    if marks is not None:
+        _marks_seen.move_to_end(key)
+        return marks
+    marks = build_marks(decode_png(mask[1]), frame[1] if frame else None, kind)
+    _marks_seen[key] = marks
+    if len(_marks_seen) > _MARKS_KEPT:
+        _marks_seen.popitem(last=False)
+    return marks
 
 
 def _call_facts(call: CallRecord | None) -> tuple[Tokens, float | None, FailedCall | None]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from gptnt.vision._colours import COLOURINGS
 from gptnt.vision._draw import MarkStyle, resize
 from gptnt.vision._layout import PLACEMENTS
-from gptnt.vision._marks import Mark, SetOfMarks, build_marks, lettered_regions, relative_click
+from gptnt.vision._marks import Mark, SetOfMarks, build_marks
 from gptnt.vision._order import letter, reading_order
 from gptnt.vision._regions import MIN_AREA, Region, find_regions, normalise_mask
 
@@ -31,9 +31,7 @@ __all__ = [
     "build_marks",
     "find_regions",
     "letter",
-    "lettered_regions",
     "normalise_mask",
     "reading_order",
-    "relative_click",
     "resize",
 ]

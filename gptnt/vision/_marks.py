@@ -74,23 +74,28 @@ class SetOfMarks:
 
 def build_marks(
     mask: np.ndarray,
-    frame: np.ndarray,
+    frame: np.ndarray | None,
     kind: ModuleKind | None,
     *,
     style: MarkStyle | None = None,
     min_area: int = MIN_AREA,
 ) -> SetOfMarks:
     """Marks for the elements in ``mask`` (H×W×3 or ×4 uint8, top-down), coloured from
-    ``frame`` (the same moment, same size) with the rules of ``kind``.
+    ``frame`` (the same moment, same size) with the rules of ``kind``. With no frame (a player
+    that reads no pixels: the random baseline) the marks name and locate the elements but
+    have no colours: there is nothing to draw them on.
     """
     style = style or MarkStyle()
     height, width = mask.shape[:2]
-    _check_size(frame, (width, height), "frame")
     labels, regions = lettered_regions(mask, kind, min_area=min_area)
     widest = max(labels, key=len, default="W")
     box = label_box_size(style, height, widest)
     boxes = place(kind, regions, box, (width, height))
-    colours = colours_for(kind, regions, frame)
+    if frame is None:
+        colours: list[tuple[RGB, ...]] = [()] * len(regions)
+    else:
+        _check_size(frame, (width, height), "frame")
+        colours = colours_for(kind, regions, frame)
     marks = tuple(
         Mark(label=lab, region=r, click=r.click, box=b, colours=c)
         for lab, r, b, c in zip(labels, regions, boxes, colours)
@@ -102,7 +107,7 @@ def lettered_regions(
     mask: np.ndarray, kind: ModuleKind | None, *, min_area: int = MIN_AREA
 ) -> tuple[list[str], list[Region]]:
     """The elements of ``mask`` in reading order and their letters (A, B, …): the naming of
-    every set of marks, also where no frame is at hand to colour them (the random baseline)."""
+    every set of marks."""
     regions = reading_order(find_regions(mask, min_area=min_area), stepped=kind == "WireSequence")
     return [letter(i) for i in range(len(regions))], regions
 

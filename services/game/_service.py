@@ -46,7 +46,6 @@ from gptnt.services.game._backend import Backend
 
 log = logging.getLogger(__name__)
 
-_OVER_LIFECYCLES = (Lifecycle.POST_GAME, Lifecycle.TRANSITIONING)
 _FAST_POLL_S = 0.02
 ADVANCE_STEP_MS = MOD_STEP_TIMEOUT_MS // 2
 """The longest ``/timestep`` of a virtual-clock advance: well inside the mod's 10 s."""  # while waiting for a lifecycle change the manager is blocked on
@@ -217,7 +216,7 @@ class GameService:
                 state = await self.client.state()
         if state is not None and self._paused and changes == self._changes:
             self._still = (lifecycle, state)  # nothing changed the game while it was read
-        status = _status(lifecycle, state, started=self._started)
+        status = api.Status.of(lifecycle, state, started=self._started)
         if status.over:
             await self._publish_over(lifecycle, state)
         return status
@@ -241,7 +240,7 @@ class GameService:
             mask = packed.mask if request.mask else None
         lifecycle = still[0] if still else await self.client.health()
         return api.ObserveReply(
-            status=_status(lifecycle, state, started=self._started),
+            status=api.Status.of(lifecycle, state, started=self._started),
             state=state if request.state else None,
             frames=[base64.b64encode(f).decode() for f in frames],
             mask=None if mask is None else base64.b64encode(mask).decode(),
@@ -295,17 +294,3 @@ class GameService:
                 log.warning("game backend poll failed (%d): %s", failures, err)
                 if failures == self._config.backend_failures:
                     await self._events.publish(api.BackendFailed(reason=str(err), at=time.time()))
-
-
-def _status(lifecycle: Lifecycle, state: BombState | None, *, started: bool) -> api.Status:
-    solved = bool(state and state.all_solved)
-    detonated = bool(state and state.is_detonated)
-    over = started and (solved or detonated or lifecycle in _OVER_LIFECYCLES)
-    return api.Status(
-        lifecycle=lifecycle,
-        seconds_remaining=state.timer_module.seconds_remaining if state else None,
-        over=over,
-        solved=solved,
-        detonated=detonated,
-        strikes=len(state.strikes) if state else 0,
-    )

@@ -56,6 +56,23 @@ class Status(BaseModel):
     detonated: bool = False
     strikes: int = 0
 
+    @classmethod
+    def of(cls, lifecycle: Lifecycle, state: BombState | None, *, started: bool) -> Status:
+        """The status of a game in ``lifecycle`` showing ``state`` (``None``: not readable);
+        ``started``: lights-on was seen, so the game can be over."""
+        solved = bool(state and state.all_solved)
+        detonated = bool(state and state.is_detonated)
+        over = started and (solved or detonated or lifecycle in _OVER_LIFECYCLES)
+        return cls(
+            lifecycle=lifecycle,
+            seconds_remaining=state.timer_module.seconds_remaining if state else None,
+            over=over, solved=solved, detonated=detonated,
+            strikes=len(state.strikes) if state else 0,
+        )  # fmt: skip
+
+
+_OVER_LIFECYCLES = (Lifecycle.POST_GAME, Lifecycle.TRANSITIONING)
+
 
 class ObserveRequest(BaseModel):
     """What the Defuser wants to see; only what is asked for is encoded and sent."""

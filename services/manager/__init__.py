@@ -9,6 +9,7 @@ from __future__ import annotations
 from gptnt.services.manager._baseline import (
     BASELINE_SIZE,
     BaselinePlayer,
+    InProcessEpisode,
     baseline_spec,
     play_baseline,
 )
@@ -29,6 +30,7 @@ __all__ = [
     "EpisodeSettings",
     "EpisodeSpec",
     "Fork",
+    "InProcessEpisode",
     "Interrupt",
     "ProcessHandle",
     "TurnBudget",

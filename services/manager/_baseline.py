@@ -1,66 +1,69 @@
 """The random-Defuser baseline, in-process: the policy and the records of
 ``gptnt suite run --defuser random``, without Redis or services, on every core.
 
-An episode here is the sync loop of ``Episode`` with the simulator called directly: the
-Defuser's turn (one ``RandomDefuser`` draw over the labels of the current segmentation mask),
-the action, one ``/timestep`` of the mission's ``timeStepSize``, the Expert's turn (``idle``:
-it has nothing to say). Records are those of a served episode (``events.jsonl``,
-``summary.json``, one ledger line), minus the frames: this Defuser reads no pixels, so none
-are captured or stored (``TurnEvent.frames`` stays empty; the mask hash is kept).
+An episode here is an ``Episode``, played by the same sync loop, turn by turn with
+``play_turn``, to the same records and ledger line as a served one; only its table is in this
+process (``InProcessEpisode``): the simulator ``Game`` is called directly, and each seat's
+turn reaches the game and its partner through an in-process ``Transport``. The simulator
+captures no frames: the random Defuser reads no pixels, so its turns record the mask only
+(``TurnEvent.frames`` stays empty) and its set of marks has letters and click points but no
+colours.
 
-Speed without changing the policy: the labels and click points of a mask depend only on the
-mask, so they are computed once per distinct mask (the views of one bomb repeat constantly);
-one ``Game`` is reused for a worker's episodes, so its picture caches stay warm.
+Speed without changing the policy: one ``Game`` per rule seed is reused for a worker's
+episodes, so its picture caches stay warm; the PNG of a mask is encoded once per distinct
+mask; ``play_turn`` builds a set of marks once per distinct picture; records are not synced
+(an episode is replayed in milliseconds).
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import multiprocessing
 import sys
-import time
 from collections import OrderedDict
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+from pydantic import BaseModel
 
+from gptnt.config import GameConfig
+from gptnt.errors import ConfigError, EpisodeError, SimulatorError
 from gptnt.missions import Mission, get_mission, load_missions
-from gptnt.players.actions import InteractGame, MarkLocation
-from gptnt.players.policy import Decision, TurnInput
-from gptnt.players.scripted import IdleExpert, RandomDefuser
-from gptnt.protocol import MODEL_ACTIONS, BombState, Lifecycle, ModuleKind
-from gptnt.records import (
-    EpisodeEnded,
-    EpisodeStarted,
-    EpisodeWriter,
-    GameStep,
-    Ledger,
-    LedgerEntry,
-    ModuleResult,
-    PlayerInfo,
-    RecordedAction,
-    Summary,
-    TurnEvent,
-    classify,
-    episode_dir,
-    harness,
+from gptnt.players.turn import Player, Sight, Transport, play_turn
+from gptnt.protocol import (
+    BombState,
+    GameAction,
+    Lifecycle,
+    MissionConfig,
+    Role,
+    encode_png,
+    kind_spec,
 )
+from gptnt.records import EpisodeOutcome, Summary
 from gptnt.rules.ruleset import ruleset
-from gptnt.services.manager._episode import player_infos
-from gptnt.services.manager.api import EpisodeSpec
+from gptnt.services.game import api as game_api
+from gptnt.services.manager._episode import Episode, settle
+from gptnt.services.manager.api import EpisodeSettings, EpisodeSpec
+from gptnt.services.player import PARTNER, seat_player
+from gptnt.services.player import api as player_api
 from gptnt.sim.game import Game
-from gptnt.vision import lettered_regions, relative_click
 
-__all__ = ["BASELINE_SIZE", "BaselinePlayer", "baseline_spec", "play_baseline"]
+__all__ = [
+    "BASELINE_SIZE",
+    "BaselinePlayer",
+    "InProcessEpisode",
+    "baseline_spec",
+    "play_baseline",
+]
 
 BASELINE_SIZE = (320, 240)
 """Frame size of the baseline's simulator. Every element of every module kind stays a region
 of its own at this size (a test checks it), so the Defuser's choices are those at 640×480."""
 
-_MARKS_CACHE = 256
-_MAX_TURNS = 10_000  # a bound on the loop; a mission's clock ends it long before
+_PNGS_KEPT = 256
 
 
 def baseline_spec(mission_id: str, repeat: int, rule_seed: int = 1) -> EpisodeSpec:
@@ -71,173 +74,208 @@ def baseline_spec(mission_id: str, repeat: int, rule_seed: int = 1) -> EpisodeSp
     )
 
 
-@dataclass(frozen=True)
-class _Marks:
-    labels: tuple[str, ...]
-    clicks: tuple[tuple[float, float], ...]  # relative click point of each label
-    digest: str  # content hash of the mask
+class InProcessEpisode(Episode):
+    """An ``Episode`` whose game and players are in this process: the loop, the turns, the
+    records and the summary are ``Episode``'s; the table's calls (``Episode``'s served-table
+    section) are answered here. Sync mode only: the game runs only when the loop steps it.
+
+    ``masks``: the PNG of each mask seen, by the hash of its pixels (shared by a worker's
+    episodes)."""
+
+    def __init__(
+        self,
+        spec: EpisodeSpec,
+        settings: EpisodeSettings,
+        *,
+        game: Game,
+        run_dir: Path,
+        mission: Mission | None = None,
+        masks: OrderedDict[bytes, bytes] | None = None,
+    ) -> None:
+        if spec.mode != "sync":
+            raise ConfigError(f"mode {spec.mode!r}: an in-process episode plays sync only")
+        super().__init__(spec, settings, admin_url="", run_dir=run_dir, mission=mission)
+        self.durable = False
+        self._sim = game
+        self._masks: OrderedDict[bytes, bytes] = OrderedDict() if masks is None else masks
+        self._seats: dict[Role, tuple[Player, Transport]] = {}
+        self._inboxes: dict[Role, list[str]] = {"defuser": [], "expert": []}
+        self._still: BombState | None = None
+        """The state last read; the game is paused, so it holds until the next action or
+        step (the game service keeps its reading the same way)."""
+        # The game's own draws are seeded with the session id (``Episode``): the episode's
+        # key, so a rerun of the baseline draws alike.
+        self._session = self.dir.name
+
+    async def _connect(self) -> None:
+        pass  # no bus
+
+    async def _disconnect(self) -> None:
+        pass
+
+    async def _open(self) -> None:
+        for choice in self._lineup:
+            player = seat_player(self._player_config(choice))
+            self._seats[choice.role] = (player, self._transport(choice.role))
+
+    async def _watch(self) -> None:
+        await asyncio.Event().wait()  # nothing can die in the background: no service runs
+
+    async def _wind_down(
+        self, outcome: EpisodeOutcome, final: BombState | None
+    ) -> BombState | None:
+        if final is None and outcome in ("crashed", "interrupted"):
+            try:
+                return self._sim.state()
+            except SimulatorError:  # no mission, or not lit yet: the summary has no modules
+                return None
+        return final
+
+    # ------------------------------------------------------------------ the game
+
+    async def _start(self, config: MissionConfig) -> game_api.Status:
+        """As the game service starts a fast-forwarding backend: to the setup room, the
+        mission started, the lights off, paused, the lights on."""
+        game = self._sim
+        if game.health() != Lifecycle.SETUP.value:
+            game.reset()
+            game.fast_forward(Lifecycle.SETUP)
+        game.start_mission(config)
+        game.fast_forward(Lifecycle.LIGHTS_OFF)
+        game.set_time_scale(0)
+        game.fast_forward(Lifecycle.LIGHTS_ON)
+        return self._status(changed=True)
+
+    async def _game(
+        self, method: str, params: BaseModel | None = None, *, timeout_s: float | None = None
+    ) -> game_api.Status:
+        if method == game_api.TIMESTEP:
+            self._sim.timestep()
+        elif method != game_api.STATUS:
+            raise EpisodeError(f"game call {method!r}: an in-process game answers sync calls only")
+        return self._status(changed=method == game_api.TIMESTEP)
+
+    async def _final_state(self) -> BombState:
+        return self._state()
+
+    def _state(self, *, changed: bool = False) -> BombState:
+        """The game's state, read again if a call may have changed it (``changed``)."""
+        if changed or self._still is None:
+            self._still = self._sim.state()
+        return self._still
+
+    def _status(self, *, changed: bool = False) -> game_api.Status:
+        state = self._state(changed=changed)
+        return game_api.Status.of(Lifecycle(self._sim.health()), state, started=True)
+
+    # ------------------------------------------------------------------ the players
+
+    async def _call_turn(
+        self, role: Role, request: player_api.TurnRequest, timeout_s: float
+    ) -> player_api.TurnReply:
+        player, transport = self._seats[role]
+        event = await play_turn(player, request.turn, transport, at=request.at)
+        status = self._status(changed=True) if role == "defuser" else None
+        return player_api.TurnReply(event=event, status=status)
+
+    def _transport(self, role: Role) -> Transport:
+        """``role``'s way to its partner's inbox and (the Defuser only) to the game."""
+        inboxes = self._inboxes
+
+        async def drain(until: float | None) -> list[str]:
+            messages, inboxes[role] = inboxes[role], []
+            return messages
+
+        async def say(text: str, at: float | None) -> None:
+            inboxes[PARTNER[role]].append(text)
+
+        if role != "defuser":
+            return Transport(drain, say)
+        return Transport(drain, say, self._observe, self._act)
+
+    async def _observe(self, sequence_frames: int) -> Sight:
+        """The newest frames (a whole blink cycle's on a blinking module, as the game service
+        sends them) and mask, as PNGs, and the state."""
+        state = self._state()
+        focused = state.focused
+        wanted = 1
+        if sequence_frames > 1 and focused is not None and kind_spec(focused.name).blinks:
+            wanted = sequence_frames
+        shown = self._sim.buffer(last=wanted)
+        return Sight(
+            frames=[encode_png(frame) for frame in shown.frames],
+            mask=None if shown.mask is None else self._png(shown.mask),
+            state=state,
+            seconds_remaining=state.timer_module.seconds_remaining,
+            strikes=len(state.strikes),
+        )
+
+    async def _act(self, action: GameAction, at: float | None) -> str:
+        self._still = None
+        try:
+            return self._sim.action(action.action.value, action.x_pos, action.y_pos)
+        except SimulatorError as err:  # the game refused: a fact of the turn, not a crash
+            return f"refused: {err}"
+
+    def _png(self, mask: np.ndarray) -> bytes:
+        """The PNG of ``mask``, encoded once per distinct mask."""
+        key = hashlib.blake2b(mask.tobytes(), digest_size=16).digest()
+        png = self._masks.get(key)
+        if png is None:
+            png = self._masks[key] = encode_png(mask)
+            if len(self._masks) > _PNGS_KEPT:
+                self._masks.popitem(last=False)
+        else:
+            self._masks.move_to_end(key)
+        return png
 
 
 @dataclass
 class BaselinePlayer:
-    """Plays baseline episodes one after another on one reused simulator."""
+    """Plays baseline episodes one after another on one reused simulator per rule seed."""
 
     width: int = BASELINE_SIZE[0]
     height: int = BASELINE_SIZE[1]
-    _games: dict[int, Game] = field(default_factory=dict, init=False)  # one per rule seed
-    _marks: OrderedDict[str, _Marks] = field(default_factory=OrderedDict, init=False)
+    _games: dict[int, Game] = field(default_factory=dict, init=False)
+    _masks: OrderedDict[bytes, bytes] = field(default_factory=OrderedDict, init=False)
     _missions: dict[str, Mission] = field(default_factory=load_missions, init=False)
-    _players: list[PlayerInfo] | None = field(default=None, init=False)
 
     def add_missions(self, missions: Sequence[Mission]) -> None:
         """Missions that are in no mission file (``gptnt baseline random --fresh-bombs``)."""
         self._missions.update({m.id: m for m in missions})
+
+    @property
+    def settings(self) -> EpisodeSettings:
+        return EpisodeSettings(game=GameConfig(width=self.width, height=self.height))
 
     def _game(self, rule_seed: int) -> Game:
         """The reused simulator of a rule seed."""
         if rule_seed not in self._games:
             # A frozen wall clock: game time moves only through /timestep (virtual, instant).
             self._games[rule_seed] = Game(
-                width=self.width,
-                height=self.height,
-                transition_seconds=0.0,
-                clock=lambda: 0.0,
-                capture_frames=False,
-                ruleset=ruleset(rule_seed),
-            )
+                width=self.width, height=self.height, transition_seconds=0.0,
+                clock=lambda: 0.0, capture_frames=False, ruleset=ruleset(rule_seed),
+            )  # fmt: skip
         return self._games[rule_seed]
 
-    def play(self, spec: EpisodeSpec, run_dir: Path) -> tuple[Summary, LedgerEntry]:
-        """One episode, recorded under ``run_dir``; the ledger line is the caller's to write
-        (one writer per run keeps the ledger simple when workers are processes)."""
+    def episode(self, spec: EpisodeSpec, run_dir: Path) -> InProcessEpisode:
         mission = self._missions.get(spec.mission_id) or get_mission(spec.mission_id)
-        directory = episode_dir(run_dir, spec.key, spec.attempt)
-        writer = EpisodeWriter(directory, durable=False)  # replayable in milliseconds
-        if self._players is None:  # the same two scripted players in every baseline episode
-            self._players = player_infos(spec)
-        players = self._players
-        started = time.time()
-        writer.append(
-            EpisodeStarted(
-                episode_id=directory.name, mission_id=mission.id, mode="sync", players=players,
-                mission=mission.config.model_dump_json(by_alias=True),
-                rule_seed=spec.rule_seed, at=started,
-                harness=harness(),
-            )
+        return InProcessEpisode(
+            spec, self.settings, game=self._game(spec.rule_seed), run_dir=run_dir,
+            mission=mission, masks=self._masks,
         )  # fmt: skip
-        final, turns = self._play(mission, spec, writer)
-        outcome, reason = classify(final)
-        ended = time.time()
-        writer.append(EpisodeEnded(outcome=outcome, reason=reason, at=ended))
-        limit = float(mission.config.time_limit)
-        summary = Summary(
-            episode_id=directory.name, mission_id=mission.id, mode="sync",
-            rule_seed=spec.rule_seed, attempt=spec.attempt,
-            players=players, outcome=outcome, reason=reason,
-            modules=[ModuleResult(name=m.name, solved=m.is_solved) for m in final.modules],
-            strikes=len(final.strikes), time_limit=limit,
-            game_time_used=limit - final.timer_module.seconds_remaining,
-            turns={"defuser": turns[0], "expert": turns[1]},
-            messages={"defuser": 0, "expert": 0}, started_at=started, ended_at=ended,
-        )  # fmt: skip
-        writer.finish(summary)
-        entry = LedgerEntry(
-            episode_key=spec.key, attempt=spec.attempt, status="finished", outcome=outcome,
-            reason=reason, episode_dir=str(directory.relative_to(run_dir)), at=ended,
-        )  # fmt: skip
-        return summary, entry
 
-    def _play(
-        self, mission: Mission, spec: EpisodeSpec, writer: EpisodeWriter
-    ) -> tuple[BombState, tuple[int, int]]:
-        """Play to the end; the final state and the (Defuser, Expert) turn counts."""
-        game = self._game(spec.rule_seed)
-        if game.health() != Lifecycle.SETUP.value:
-            game.reset()
-            game.health()
-        game.start_mission(mission.config)
-        while game.health() != Lifecycle.LIGHTS_ON.value:
-            game.timestep()
-        defuser = RandomDefuser(seed=spec.policy_seed)
-        expert = IdleExpert()
-        state = game.state()
-        writer.append(GameStep(what="start", at=time.time(),
-                               seconds_remaining=state.timer_module.seconds_remaining))  # fmt: skip
-        for turn in range(_MAX_TURNS):
-            seconds = state.timer_module.seconds_remaining
-            focused = state.focused
-            marks = self._marks_of(game.buffer(last=0).mask, focused.name if focused else None)
-            began = time.time()
-            decision = defuser.decide_on(marks.labels if marks else ())
-            action = decision.action
-            assert isinstance(action, InteractGame)  # the random Defuser only acts on the bomb
-            label = action.location.label if isinstance(action.location, MarkLocation) else None
-            wire = MODEL_ACTIONS[action.action]
-            x_pos = y_pos = None
-            if label is not None:
-                assert marks is not None
-                x_pos, y_pos = marks.clicks[marks.labels.index(label)]
-            result = game.action(wire.value, x_pos, y_pos)
-            writer.append(
-                TurnEvent(
-                    role="defuser", turn=turn, started_at=began, dispatched_at=time.time(),
-                    seconds_remaining=seconds, strikes=len(state.strikes),
-                    raw_output=decision.text,
-                    action=RecordedAction(kind="interact_game", name=action.action,
-                                          label=label, x_pos=x_pos, y_pos=y_pos),
-                    result=result, mask=marks.digest if marks else None,
-                    focused=focused.name if focused else None,
-                )
-            )  # fmt: skip
-            state = game.state()
-            if state.all_solved or state.is_detonated:
-                return state, (turn + 1, turn)
-            game.timestep()
-            state = game.state()
-            writer.append(GameStep(what="timestep", at=time.time(),
-                                   seconds_remaining=state.timer_module.seconds_remaining))  # fmt: skip
-            if state.all_solved or state.is_detonated:
-                return state, (turn + 1, turn)
-            began = time.time()
-            said = _at_once(expert.decide(TurnInput(role="expert", turn=turn, mode="sync",
-                                                    messages=[])))  # fmt: skip
-            writer.append(
-                TurnEvent(role="expert", turn=turn, started_at=began, dispatched_at=time.time(),
-                          raw_output=said.text, action=RecordedAction(kind="do_nothing"))
-            )  # fmt: skip
-        return state, (_MAX_TURNS, _MAX_TURNS)
+    def play(self, spec: EpisodeSpec, run_dir: Path) -> Summary:
+        """One episode, recorded under ``run_dir`` with its ledger line."""
+        return self.play_all([spec], run_dir)[0]
 
-    def _marks_of(self, mask: np.ndarray | None, kind: ModuleKind | None) -> _Marks | None:
-        """The labels and click points of ``mask`` seen zoomed into ``kind``, as
-        ``build_marks`` letters them."""
-        if mask is None:
-            return None
-        digest = hashlib.sha256(mask.tobytes()).hexdigest()
-        key = f"{kind}:{digest}"
-        hit = self._marks.get(key)
-        if hit is not None:
-            self._marks.move_to_end(key)
-            return hit
-        labels, regions = lettered_regions(mask, kind)
-        marks = _Marks(
-            labels=tuple(labels),
-            clicks=tuple(relative_click(r.click, (self.width, self.height)) for r in regions),
-            digest=digest,
-        )
-        self._marks[key] = marks
-        if len(self._marks) > _MARKS_CACHE:
-            self._marks.popitem(last=False)
-        return marks
+    def play_all(self, specs: Sequence[EpisodeSpec], run_dir: Path) -> list[Summary]:
+        """Episodes one after another (in one event loop), each with its ledger line."""
 
+        async def play() -> list[Summary]:
+            return [await settle(self.episode(spec, run_dir), run_dir) for spec in specs]
 
-def _at_once(coroutine: Coroutine[object, None, Decision]) -> Decision:
-    """The result of a policy coroutine that never waits (a scripted policy's ``decide``)."""
-    try:
-        coroutine.send(None)
-    except StopIteration as done:
-        return done.value
-    coroutine.close()
-    raise RuntimeError("a baseline policy waited for I/O; only scripted policies can play here")
+        return asyncio.run(play())
 
 
 # ---------------------------------------------------------------------------- many, in parallel
@@ -251,10 +289,10 @@ def _init_worker(width: int, height: int, missions: Sequence[Mission] = ()) -> N
     _PLAYER.add_missions(missions)
 
 
-def _play_batch(batch: tuple[Path, list[EpisodeSpec]]) -> list[tuple[Summary, LedgerEntry]]:
+def _play_batch(batch: tuple[Path, list[EpisodeSpec]]) -> list[Summary]:
     run_dir, specs = batch
     assert _PLAYER is not None
-    return [_PLAYER.play(spec, run_dir) for spec in specs]
+    return _PLAYER.play_all(specs, run_dir)
 
 
 def play_baseline(
@@ -268,18 +306,17 @@ def play_baseline(
     missions: Sequence[Mission] = (),
 ) -> list[Summary]:
     """Play ``specs`` on ``workers`` processes (1: in this process), writing every episode's
-    records and the ledger of ``run_dir``; ``on_done`` hears of each finished episode.
-    ``missions``: those the specs name that are in no mission file.
+    records and its line of the ledger of ``run_dir`` (one ``O_APPEND`` write each, so the
+    workers share it); ``on_done`` hears of each finished batch's episodes. ``missions``:
+    those the specs name that are in no mission file.
 
     Episodes of one mission go to a worker in batches, so its caches serve the whole batch.
     """
-    ledger = Ledger(run_dir)
     batches = [(run_dir, list(specs[i : i + batch_size])) for i in range(0, len(specs), batch_size)]
     summaries: list[Summary] = []
 
-    def take(results: list[tuple[Summary, LedgerEntry]]) -> None:
-        for summary, entry in results:
-            ledger.append(entry)
+    def take(results: list[Summary]) -> None:
+        for summary in results:
             summaries.append(summary)
             if on_done is not None:
                 on_done(summary)

@@ -41,7 +41,7 @@ from gptnt.players.clock import VirtualClock
 from gptnt.players.faults import ProviderWatch
 from gptnt.players.prompts import ReflectedOutcome
 from gptnt.players.seats import SeatChoice, prompt_hash
-from gptnt.protocol import BombState, Role
+from gptnt.protocol import BombState, MissionConfig, Role
 from gptnt.protocol.client import TOKEN_ENV
 from gptnt.records import (
     Conditions,
@@ -206,6 +206,7 @@ class Episode:
         self._tokens = Tokens()
         self._lineup: list[SeatChoice] = []  # the players present (no Expert when solo)
         self._cost: float | None = 0.0  # None once a model call had no price
+        self.durable = True  # records synced to disk as they are written
         self.png_bytes: list[int] = []  # per Defuser turn (benchmark)
         self.turn_wall_s: dict[str, list[float]] = {"defuser": [], "expert": []}
         self._branch = Branch(fork) if fork is not None else None
@@ -223,11 +224,9 @@ class Episode:
         if self.dir.exists():  # an attempt cut short by a killed run: start it afresh
             shutil.rmtree(self.dir)
         self.dir.mkdir(parents=True, exist_ok=True)
-        writer = EpisodeWriter(self.dir)
-        admin = connect(self._admin_url)
-        self._admin = admin
-        self._rpc = RpcClient(admin, self.keys, "manager")
+        writer = EpisodeWriter(self.dir, durable=self.durable)
         self._writer = writer
+        await self._connect()
         started = time.time()
         final: BombState | None = None
         outcome: EpisodeOutcome = "crashed"
@@ -259,15 +258,7 @@ class Episode:
             reason = disk_problem(err) or f"{type(err).__name__}: {err}"
             if not reason.startswith("disk: "):
                 log.exception("episode %s failed", self.spec.key)
-        # Clean up on a fresh connection pool: a crash may have left the old one wedged.
-        with contextlib.suppress(Exception):
-            async with asyncio.timeout(REDIS_CALL_S):
-                await admin.aclose()
-        admin = self._admin = connect(self._admin_url)
-        self._rpc = RpcClient(admin, self.keys, "manager")
-        if outcome in ("crashed", "interrupted") and final is None:
-            final = await self._last_state()
-        await self._shutdown()
+        final = await self._wind_down(outcome, final)
         ended = time.time()
         summary = self._summary(players, outcome, reason, final, started, ended)
         try:
@@ -282,10 +273,35 @@ class Episode:
                 writer.finish(summary)  # a small file may still fit
             with contextlib.suppress(OSError):
                 writer.close()
+        await self._disconnect()
+        return summary
+
+    # ------------------------------------------------------------------ the served table
+    # What the loop asks of the world, over the bus: the services' launch, their watchdog,
+    # the game's calls, the players' turns and the shutdown. ``InProcessEpisode`` (the
+    # random baseline) answers the same calls in this process.
+
+    async def _connect(self) -> None:
+        self._admin = connect(self._admin_url)
+        self._rpc = RpcClient(self._admin, self.keys, "manager")
+
+    async def _wind_down(
+        self, outcome: EpisodeOutcome, final: BombState | None
+    ) -> BombState | None:
+        """Stop the services and delete their users and keys; the last state of a crashed or
+        interrupted game (``final`` otherwise)."""
+        # Clean up on a fresh connection pool: a crash may have left the old one wedged.
+        await self._disconnect()
+        await self._connect()
+        if outcome in ("crashed", "interrupted") and final is None:
+            final = await self._last_state()
+        await self._shutdown()
+        return final
+
+    async def _disconnect(self) -> None:
         with contextlib.suppress(Exception):
             async with asyncio.timeout(REDIS_CALL_S):
-                await admin.aclose()
-        return summary
+                await self._admin.aclose()
 
     def _budget(self) -> Budget:
         """Every deadline of this episode (``gptnt.services.manager._budget``)."""
@@ -294,13 +310,7 @@ class Episode:
 
     async def _guarded(self) -> BombState | None:
         """Play, racing a watchdog that raises as soon as a service dies, and the interrupt."""
-        async with within(REDIS_CALL_S, "creating the game's users"):
-            creds = await create_users(self._admin, self.keys)
-        users = {name: c.url(self._admin_url) for name, c in creds.items()}
-        if self.settings.launch == "warm":
-            await self._launch_warm(users)
-        else:
-            self._launch(users)
+        await self._open()
         play = asyncio.create_task(self._play())
         watch = asyncio.create_task(self._watch())
         stop = asyncio.create_task(self._interrupt.wait())
@@ -342,6 +352,16 @@ class Episode:
         return tuple(c.role for c in self._lineup)
 
     # ------------------------------------------------------------------ services
+
+    async def _open(self) -> None:
+        """Create the game's users and launch its services."""
+        async with within(REDIS_CALL_S, "creating the game's users"):
+            creds = await create_users(self._admin, self.keys)
+        users = {name: c.url(self._admin_url) for name, c in creds.items()}
+        if self.settings.launch == "warm":
+            await self._launch_warm(users)
+        else:
+            self._launch(users)
 
     def _children(
         self, users: dict[Service, str]
@@ -531,13 +551,11 @@ class Episode:
             "game", game_api.STATE, game_api.Empty(), BombState, timeout_s=self.settings.game_call_s
         )
 
-    async def _play(self) -> BombState | None:
+    async def _start(self, config: MissionConfig) -> game_api.Status:
+        """Start the mission and turn the lights on, with both startup pauses."""
         s = self.settings
         self._events = EventStream(self._admin, self.keys, TypeAdapter(game_api.GameEvent))
         await self._wait_ready(("game",))
-        config = self.mission.config.model_copy(
-            update={"session_id": self._session, "rule_seed": self.spec.rule_seed}
-        )
         # Startup pause #1: the mission is loaded, the clock stopped in the dark.
         await self._game(
             game_api.START,
@@ -546,7 +564,21 @@ class Episode:
         )
         await self._wait_ready(self._roles)
         # Startup pause #2: lights on, clock stopped at the time limit.
-        status = await self._game(game_api.LIGHTS_ON, timeout_s=s.game.startup_timeout_s)
+        return await self._game(game_api.LIGHTS_ON, timeout_s=s.game.startup_timeout_s)
+
+    async def _call_turn(
+        self, role: Role, request: player_api.TurnRequest, timeout_s: float
+    ) -> player_api.TurnReply:
+        """One turn of ``role``'s Player Service."""
+        return await self._rpc.call(
+            role, player_api.TURN, request, player_api.TurnReply, timeout_s=timeout_s
+        )
+
+    async def _play(self) -> BombState | None:
+        config = self.mission.config.model_copy(
+            update={"session_id": self._session, "rule_seed": self.spec.rule_seed}
+        )
+        status = await self._start(config)
         start = GameStep(
             what="start", at=time.time(), seconds_remaining=status.seconds_remaining,
             strikes=status.strikes,
@@ -598,10 +630,7 @@ class Episode:
         deadline = self.budget.turn(role).turn_s
         try:
             with telemetry.span("turn", gptnt__role=role, gptnt__turn=n):
-                reply = await self._rpc.call(
-                    role, player_api.TURN, player_api.TurnRequest(turn=n, at=at),
-                    player_api.TurnReply, timeout_s=deadline,
-                )  # fmt: skip
+                reply = await self._call_turn(role, player_api.TurnRequest(turn=n, at=at), deadline)
         except DeadlineExceeded:
             raise EpisodeError(
                 f"{role} turn {n} overran its {deadline:g} s deadline (turn_timeout_s of the "
@@ -797,6 +826,12 @@ async def play_episode(
         spec, settings, admin_url=admin_url, run_dir=run_dir, on_turn=on_turn,
         interrupt=interrupt, fork=fork,
     )  # fmt: skip
+    return await settle(episode, run_dir, park_after=park_after)
+
+
+async def settle(episode: Episode, run_dir: Path, *, park_after: int | None = None) -> Summary:
+    """Run ``episode`` (``traced``) and add it to the ledger of ``run_dir`` (``play_episode``)."""
+    spec = episode.spec
     summary = await traced(episode)
     ledger = Ledger(run_dir)
     try:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gptnt.services.player._service import PARTNER, PlayerService
+from gptnt.services.player._service import PARTNER, PlayerService, seat_player
 from gptnt.services.player.api import PlayerServiceConfig
 
-__all__ = ["PARTNER", "PlayerService", "PlayerServiceConfig"]
+__all__ = ["PARTNER", "PlayerService", "PlayerServiceConfig", "seat_player"]

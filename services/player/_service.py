@@ -27,6 +27,23 @@ from gptnt.services.player import api
 PARTNER: dict[Role, Role] = {"defuser": "expert", "expert": "defuser"}
 
 
+def seat_player(config: api.PlayerServiceConfig) -> Player:
+    """The player of a seat: its policy (scripted, or a model with the manual the manager
+    recorded; a replay's branch restores its parent's turns first) in its seat."""
+    role = config.seat.role
+    policy = build_policy(
+        config.seat, mode=config.mode, seed=config.seed, step_seconds=config.step_seconds,
+        call_s=config.call_s,
+    )  # fmt: skip
+    if config.restore is not None:  # a counterfactual replay's branch
+        restore = config.restore
+        policy = Restoring(policy, restore.recorded(role), restore.message)
+    return Player(
+        policy, role, config.mode, config.episode_dir, clock=config.clock,
+        config=config.seat.config,
+    )  # fmt: skip
+
+
 class PlayerService:
     """One seat's service, built from its own config section (``api.PlayerServiceConfig``):
     the policy of the seat (scripted, or a model with the manual the manager recorded)."""
@@ -35,20 +52,10 @@ class PlayerService:
         self, redis: aioredis.Redis, keys: GameKeys, config: api.PlayerServiceConfig
     ) -> None:
         role = config.seat.role
-        policy = build_policy(
-            config.seat, mode=config.mode, seed=config.seed, step_seconds=config.step_seconds,
-            call_s=config.call_s,
-        )  # fmt: skip
-        if config.restore is not None:  # a counterfactual replay's branch
-            restore = config.restore
-            policy = Restoring(policy, restore.recorded(role), restore.message)
         self.role = role
         self._redis = redis
         self._keys = keys
-        self._player = Player(
-            policy, role, config.mode, config.episode_dir, clock=config.clock,
-            config=config.seat.config,
-        )  # fmt: skip
+        self._player = seat_player(config)
         self._inbox = Inbox(redis, keys, role)
         # Only the Defuser gets a route to the game.
         self._game = (

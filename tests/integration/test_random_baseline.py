@@ -38,7 +38,9 @@ async def test_served_and_in_process_random_defusers_play_alike(
 ) -> None:
     spec = baseline_spec(mission, repeat)
     served = await play_episode(spec, SERVED, admin_url=redis_admin_url, run_dir=tmp_path / "s")
-    local, entry = BaselinePlayer().play(spec, tmp_path / "b")
+    local = await BaselinePlayer().episode(spec, tmp_path / "b").run()
+    Ledger(tmp_path / "b").settle(spec.key, local)
+    (entry,) = Ledger(tmp_path / "b").entries()
     assert served.outcome != "crashed", served.reason
     assert (local.outcome, local.strikes, local.turns) == (
         served.outcome, served.strikes, served.turns,
@@ -53,7 +55,9 @@ async def test_served_and_in_process_random_defusers_play_alike(
 def test_each_mission_and_repeat_has_its_own_random_sequence(tmp_path: Path) -> None:
     player = BaselinePlayer()
     runs = {
-        (m, r): _actions(tmp_path / player.play(baseline_spec(m, r), tmp_path)[1].episode_dir)
+        (m, r): _actions(
+            tmp_path / "episodes" / player.play(baseline_spec(m, r), tmp_path).episode_id
+        )
         for m in ("Wires-234", "Wires-286")
         for r in (0, 1)
     }
