@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from gptnt.analysis import Run
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from gptnt.services.manager import EpisodeSettings, EpisodeSpec
 
 __all__ = [
+    "BaselineRun",
     "BaselineStart",
     "Starting",
     "load_records",
@@ -320,6 +321,31 @@ class BaselineStart:
     run_dir: Path
 
 
+@dataclass(frozen=True)
+class BaselineRun:
+    """What a baseline run played: the missions, every episode's summary, on how many
+    workers, in how many wall seconds."""
+
+    missions: list[Mission]
+    summaries: list[Summary]
+    workers: int
+    elapsed_s: float
+
+    def outcomes(self, by: Literal["kind", "mission"]) -> dict[str, list[str]]:
+        """Every episode's outcome per module type (``kind``) or per mission, in play order."""
+        kinds = self.kinds
+        grouped: dict[str, list[str]] = {}
+        for s in self.summaries:
+            key = kinds[s.mission_id] if by == "kind" else s.mission_id
+            grouped.setdefault(key, []).append(s.outcome)
+        return grouped
+
+    @property
+    def kinds(self) -> dict[str, str]:
+        """The module type of each mission played."""
+        return {m.id: m.config.components[0] for m in self.missions}
+
+
 def run_baseline(
     repeats: int = 3,
     *,
@@ -331,7 +357,7 @@ def run_baseline(
     settings: Mapping[str, object] | None = None,
     on_start: Callable[[BaselineStart], None] | None = None,
     on_done: Callable[[Summary], None] | None = None,
-) -> tuple[list[Mission], list[Summary]]:
+) -> BaselineRun:
     """The paper's random-Defuser baseline (``gptnt baseline random``): ``repeats`` sync
     episodes of every single-module mission (or of ``fresh_bombs`` fresh bombs per module type),
     in-process on ``workers`` processes (0: one per core), recorded like a suite's run under
@@ -363,8 +389,9 @@ def run_baseline(
     run_dir = out / f"{time.strftime('%Y%m%d-%H%M%S')}-baseline-random"
     if on_start is not None:
         on_start(BaselineStart(missions, len(specs), workers, run_dir))
+    started = time.perf_counter()
     summaries = play_baseline(specs, run_dir, workers=workers, on_done=on_done, missions=missions)
-    return missions, summaries
+    return BaselineRun(missions, summaries, workers, time.perf_counter() - started)
 
 
 def load_records(runs: Iterable[Path | str]) -> list[Run]:

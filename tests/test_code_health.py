@@ -250,3 +250,20 @@ def test_every_test_module_has_its_own_name() -> None:
             twice.append(f"{where} and {seen[path.name]}")
         seen[path.name] = where
     assert not twice, twice
+
+
+CLI_FUNCTION_LINES = 60
+
+
+def test_every_cli_command_is_thin() -> None:
+    """A command parses, makes one call into the library and prints: no function of the CLI
+    is longer than 60 lines, its signature included (the work belongs to the library)."""
+    long = [
+        f"{name}:{node.name} ({node.end_lineno - node.lineno + 1} lines)"
+        for name, tree in _modules("gptnt/cli")
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.end_lineno is not None
+        and node.end_lineno - node.lineno + 1 > CLI_FUNCTION_LINES
+    ]
+    assert not long, f"CLI functions over {CLI_FUNCTION_LINES} lines: {', '.join(long)}"

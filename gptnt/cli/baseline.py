@@ -10,21 +10,23 @@ the table gives the interval of a 10-bomb measurement (``gptnt.analysis.cluster_
 the bomb decides much, so ten bombs' episodes are not independent. Every episode is recorded like a served one (``events.jsonl``,
 ``summary.json``, the run's ledger), so ``gptnt report`` reads a baseline run too.
 
-Exit codes: 0 done; 1 bad input (one line naming the option).
+Exit codes: 0 done; 2 bad input (one line naming the option).
 """
 
 from __future__ import annotations
 
-import os
 import sys
-import time
-from collections import defaultdict
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from gptnt.cli.config import ConfigFile
 from gptnt.cli.run import Out, Pools
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from gptnt.api import BaselineRun
 
 
 def baseline_random(
@@ -70,30 +72,22 @@ def baseline_random(
         )
         progress.append(_Progress(start.episodes))
 
-    started = time.perf_counter()
-    missions, summaries = run_baseline(
+    run = run_baseline(
         repeats, module=module, workers=workers, fresh_bombs=fresh_bombs, pools=pools,
         config=command_config(ctx, {"out": "records.out", "rule_seed": "game.rule_seed"}, config),
         on_start=on_start, on_done=lambda s: progress[0].tick(s),
     )  # fmt: skip
-    elapsed = time.perf_counter() - started
-    workers = workers or os.cpu_count() or 1
-    kind_of = {m.id: m.config.components[0] for m in missions}
-    by_kind: dict[str, list[str]] = defaultdict(list)
-    by_mission: dict[str, list[str]] = defaultdict(list)
-    for s in summaries:
-        by_kind[kind_of[s.mission_id]].append(s.outcome)
-        by_mission[s.mission_id].append(s.outcome)
-    console.print(_table(by_kind, by_mission, kind_of, repeats))
+    console.print(_table(run, repeats))
     if per_mission:
-        console.print(_mission_table(by_mission))
+        console.print(_mission_table(run.outcomes("mission")))
+    n, elapsed = len(run.summaries), run.elapsed_s
     console.print(
-        f"{len(summaries)} episodes in {elapsed:.1f} s on {workers} worker(s) "
-        f"({len(summaries) / max(elapsed, 1e-9):.0f} episodes/s)"
+        f"{n} episodes in {elapsed:.1f} s on {run.workers} worker(s) "
+        f"({n / max(elapsed, 1e-9):.0f} episodes/s)"
     )
 
 
-def _table(by_kind, by_mission, kind_of, repeats):
+def _table(run: BaselineRun, repeats: int) -> Table:
     from rich.table import Table
 
     from gptnt.analysis import cluster_interval
@@ -104,10 +98,11 @@ def _table(by_kind, by_mission, kind_of, repeats):
     for column in ("module", "bombs", "n", "solved", "rate", "binomial 95 %",
                    "10-bomb cluster 95 %", "bombs (min–max)", "timeout", "strikeout"):  # fmt: skip
         table.add_column(column)
-    for kind, outcomes in by_kind.items():
+    by_mission, kinds = run.outcomes("mission"), run.kinds
+    for kind, outcomes in run.outcomes("kind").items():
         n, solved = len(outcomes), outcomes.count("solved")
         low, high = wilson(solved, n)
-        rates = [o.count("solved") / len(o) for m, o in by_mission.items() if kind_of[m] == kind]
+        rates = [o.count("solved") / len(o) for m, o in by_mission.items() if kinds[m] == kind]
         c_low, c_high = cluster_interval(rates, repeats)
         table.add_row(kind, str(len(rates)), str(n), str(solved), f"{solved / n:.1%}",
                       f"{low:.1%}–{high:.1%}", f"{c_low:.1%}–{c_high:.1%}",
@@ -116,7 +111,7 @@ def _table(by_kind, by_mission, kind_of, repeats):
     return table
 
 
-def _mission_table(by_mission):
+def _mission_table(by_mission: dict[str, list[str]]) -> Table:
     from rich.table import Table
 
     table = Table(title="Per mission")

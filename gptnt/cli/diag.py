@@ -4,12 +4,12 @@ Localisation, contamination probes)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, get_args
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 if TYPE_CHECKING:
-    from gptnt.manual import ManualPage
+    from gptnt.diagnostics import Answer, Plan
 
 _TASKS = "manual_vqa, sim_vqa, localisation, contamination"
 
@@ -109,66 +109,19 @@ def run(
     calls are asked again. Prints progress and, at the end, right / unparsed / failed counts.
 
     Exit codes: 0 done, 2 a bad argument (one line naming it and the fix)."""
-    import asyncio
-
     from gptnt.cli._console import make_console
-    from gptnt.diagnostics import (
-        Answerer,
-        ModelAnswerer,
-        RandomAnswerer,
-        TruthAnswerer,
-        read_dataset,
-    )
-    from gptnt.diagnostics import run as run_dataset
-    from gptnt.errors import ConfigError
-    from gptnt.players.actions import InteractionMethod
+    from gptnt.diagnostics import ask
 
-    manifest, questions = read_dataset(dataset)
-    # An option of another task would name an ablation (a results folder) that changed nothing.
-    if no_manual and manifest.task != "manual_vqa":
-        raise ConfigError(f"--no-manual: {manifest.task} never shows the manual; it is for "
-                          "manual_vqa datasets only")  # fmt: skip
-    if paradigm is not None and manifest.task != "localisation":
-        raise ConfigError(f"--paradigm: {manifest.task} has no clicks to answer; it is for "
-                          "localisation datasets only")  # fmt: skip
-    coordinates = "absolute"
-    if player in ("truth", "random"):
-        answerer: Answerer = TruthAnswerer() if player == "truth" else RandomAnswerer()
-        method = paradigm or "set-of-marks"
-    else:
-        from gptnt.players.backends import check_endpoint
-        from gptnt.players.config import load_player_config
-
-        config = load_player_config(player)
-        check_endpoint(config)
-        pages: tuple[ManualPage, ...] = ()
-        if manifest.task == "manual_vqa" and not no_manual:
-            from gptnt.manual import PAPER, load_manual, resolve_source
-
-            source, notice = resolve_source(PAPER, manifest.rule_seed)
-            if notice:
-                typer.echo(notice, err=True)
-            pages = tuple(load_manual(source, rule_seed=manifest.rule_seed).pages)
-        answerer = ModelAnswerer(config, manual_pages=pages)
-        method = paradigm or config.interaction
-        coordinates = config.coordinates
-    methods = get_args(InteractionMethod)
-    if method not in methods:
-        raise ConfigError(f"--paradigm {method!r}: use {' or '.join(methods)}")
-    slug = "".join(c if c.isalnum() or c in "-_" else "-" for c in player)
-    ablation = "--no-manual" if no_manual else ""
-    out = out or dataset.parent / "results" / f"{manifest.identity}--{slug}--{method}{ablation}"
     console = make_console(stderr=True)
     count = {"todo": 0, "done": 0, "right": 0, "unparsed": 0, "failed": 0}
 
-    def start(todo: int, answered: int, failed: int) -> None:
-        count["todo"] = todo
-        again = f" ({failed} failed calls asked again)" if failed else ""
-        console.print(
-            f"{out}: {answered} of {len(questions)} already answered; asking {todo}{again}"
-        )
+    def start(plan: Plan) -> None:
+        count["todo"] = plan.todo
+        again = f" ({plan.failed} failed calls asked again)" if plan.failed else ""
+        console.print(f"{plan.out}: {plan.answered} of {plan.questions} already answered; "
+                      f"asking {plan.todo}{again}")  # fmt: skip
 
-    def tick(answer) -> None:
+    def tick(answer: Answer) -> None:
         count["done"] += 1
         count["right"] += answer.correct
         count["unparsed"] += answer.unparsed
@@ -178,27 +131,18 @@ def run(
             console.print(f"[dim]{count['done']}/{count['todo']} asked: {count['right']} right, "
                           f"{count['unparsed']} unparsed, {count['failed']} failed calls[/dim]")  # fmt: skip
 
-    asyncio.run(
-        run_dataset(
-            dataset,
-            out,
-            answerer,
-            {"paradigm": method, "coordinates": coordinates, "manual": not no_manual},
-            concurrency=concurrency,
-            limit=limit,
-            on_start=start,
-            on_answer=tick,
-        )
-    )
-    from gptnt.diagnostics import read_answers, report_rows
-
-    (overall,) = [r for r in report_rows(read_answers(out), "category") if r.group == "all"]
+    asked = ask(
+        dataset, player, out=out, concurrency=concurrency, limit=limit, paradigm=paradigm,
+        manual=not no_manual, on_notice=lambda text: typer.echo(text, err=True),
+        on_start=start, on_answer=tick,
+    )  # fmt: skip
+    overall = asked.overall
     console.print(
-        f"{overall.n} of {len(questions)} questions answered: {overall.correct} right of "
+        f"{overall.n} of {asked.questions} questions answered: {overall.correct} right of "
         f"{overall.scored} replies, {overall.unparsed} unparsed, {overall.failures} failed calls "
         f"(not scored{'; rerun to ask them again' if overall.failures else ''})"
     )
-    typer.echo(str(out))
+    typer.echo(str(asked.out))
 
 
 def report(

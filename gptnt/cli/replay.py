@@ -18,42 +18,48 @@ if TYPE_CHECKING:
 REPLAY_SETTINGS = {"game": "game.backend", "launch": "bus.launch", "redis_url": "bus.redis_url"}
 
 
+ParentEpisode = Annotated[
+    Path,
+    typer.Argument(
+        help="The parent's episode directory (RUN/episodes/KEY-aN), sync or --clock virtual."
+    ),
+]
+FromTurn = Annotated[
+    int,
+    typer.Option(
+        "--from-turn",
+        min=0,
+        help="The first turn played anew, counted from 0 over both players' turns in "
+        "record order (the viewer's #t= index); the turns before it are restored.",
+    ),
+]
+NewDefuser = Annotated[
+    str | None,
+    typer.Option(
+        help="Who plays the Defuser from the fork on (as for `gptnt run`); default the parent's."
+    ),
+]
+NewExpert = Annotated[
+    str | None, typer.Option(help="Who plays the Expert from the fork on; default the parent's.")
+]
+Message = Annotated[
+    str | None,
+    typer.Option(help="Replace the output of turn --from-turn by sending this message."),
+]
+BranchOut = Annotated[
+    Path | None,
+    typer.Option(help="Run directory that receives the branch; default the parent's run."),
+]
+
+
 def replay(
     ctx: typer.Context,
-    episode: Annotated[
-        Path,
-        typer.Argument(
-            help="The parent's episode directory (RUN/episodes/KEY-aN), sync or --clock virtual."
-        ),
-    ],
-    from_turn: Annotated[
-        int,
-        typer.Option(
-            "--from-turn",
-            min=0,
-            help="The first turn played anew, counted from 0 over both players' turns in "
-            "record order (the viewer's #t= index); the turns before it are restored.",
-        ),
-    ],
-    defuser: Annotated[
-        str | None,
-        typer.Option(
-            help="Who plays the Defuser from the fork on (as for `gptnt run`); "
-            "default the parent's."
-        ),
-    ] = None,
-    expert: Annotated[
-        str | None,
-        typer.Option(help="Who plays the Expert from the fork on; default the parent's."),
-    ] = None,
-    message: Annotated[
-        str | None,
-        typer.Option(help="Replace the output of turn --from-turn by sending this message."),
-    ] = None,
-    out: Annotated[
-        Path | None,
-        typer.Option(help="Run directory that receives the branch; default the parent's run."),
-    ] = None,
+    episode: ParentEpisode,
+    from_turn: FromTurn,
+    defuser: NewDefuser = None,
+    expert: NewExpert = None,
+    message: Message = None,
+    out: BranchOut = None,
     game: Game = None,
     redis_url: RedisUrl = None,
     launch: LaunchOption = None,

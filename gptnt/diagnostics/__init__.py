@@ -12,6 +12,7 @@ state, never from a model — for any seed, rule seed and number of questions.
     gptnt diag report results/… --out report/   # + Markdown, CSV, one offline HTML page
 """
 
+from gptnt.diagnostics._ask import Asked, Plan, ask
 from gptnt.diagnostics._build import build as build_datasets
 from gptnt.diagnostics._dataset import (
     PAPER_COUNTS,
@@ -43,14 +44,17 @@ __all__ = [
     "TASKS",
     "Answer",
     "Answerer",
+    "Asked",
     "Manifest",
     "ModelAnswerer",
+    "Plan",
     "Question",
     "RandomAnswerer",
     "Results",
     "RunSpec",
     "Target",
     "TruthAnswerer",
+    "ask",
     "build_datasets",
     "read_answers",
     "read_dataset",

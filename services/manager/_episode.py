@@ -98,6 +98,7 @@ from gptnt.waits import patient_timeout
 log = logging.getLogger(__name__)
 
 OnTurn = Callable[[EpisodeSpec, TurnEvent], None]
+_NO_TOKENS = Tokens()
 _WATCH_S = 0.25  # wall seconds between the watchdog's checks for a dead or hung service
 
 
@@ -655,12 +656,13 @@ class Episode:
 
     def _add_usage(self, t: Tokens, cost: float | None) -> None:
         """Count a model call's tokens and cost into the episode's."""
-        self._tokens = Tokens(
-            input=self._tokens.input + t.input,
-            output=self._tokens.output + t.output,
-            cache_read=self._tokens.cache_read + t.cache_read,
-            cache_write=self._tokens.cache_write + t.cache_write,
-        )
+        if t != _NO_TOKENS:  # a model's turn (a scripted one spends none)
+            self._tokens = Tokens(
+                input=self._tokens.input + t.input,
+                output=self._tokens.output + t.output,
+                cache_read=self._tokens.cache_read + t.cache_read,
+                cache_write=self._tokens.cache_write + t.cache_write,
+            )
         self._cost = add_costs((self._cost, cost))
 
     async def _play_sync(self) -> None:
