@@ -76,31 +76,37 @@ def build(
         typer.echo(str(path))
 
 
+Dataset = Annotated[Path, typer.Argument(help="A dataset folder written by `diag build`.")]
+Answerer = Annotated[
+    str,
+    typer.Option(
+        help="A player config, YAML file or provider:model; or the scripted "
+        "'truth' / 'random' answerers."
+    ),
+]
+ResultsOut = Annotated[
+    Path | None,
+    typer.Option(
+        help="Results folder (default: beside the dataset, named by dataset, player, "
+        "paradigm and --no-manual, so an ablation never shares the folder of the run with "
+        "the manual)."
+    ),
+]
+Paradigm = Annotated[
+    str | None,
+    typer.Option(
+        help="Localisation: set-of-marks or coordinates (default: the player's interaction)."
+    ),
+]
+
+
 def run(
-    dataset: Annotated[Path, typer.Argument(help="A dataset folder written by `diag build`.")],
-    player: Annotated[
-        str,
-        typer.Option(
-            help="A player config, YAML file or provider:model; or the scripted "
-            "'truth' / 'random' answerers."
-        ),
-    ],
-    out: Annotated[
-        Path | None,
-        typer.Option(
-            help="Results folder (default: beside the dataset, named by dataset, player, "
-            "paradigm and --no-manual, so an ablation never shares the folder of the run with "
-            "the manual)."
-        ),
-    ] = None,
+    dataset: Dataset,
+    player: Answerer,
+    out: ResultsOut = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Questions in flight at once.")] = 4,
     limit: Annotated[int | None, typer.Option(min=1, help="Ask at most this many.")] = None,
-    paradigm: Annotated[
-        str | None,
-        typer.Option(
-            help="Localisation: set-of-marks or coordinates (default: the player's interaction)."
-        ),
-    ] = None,
+    paradigm: Paradigm = None,
     no_manual: Annotated[
         bool, typer.Option("--no-manual", help="Manual VQA without the manual.")
     ] = False,
@@ -157,7 +163,7 @@ def report(
 ) -> None:
     """Accuracy per category and module kind, with 95 % Wilson CIs and the chance level.
 
-    Exit codes: 0 printed (and written), 1 a bad argument (one line naming it), 2 usage."""
+    Exit codes: 0 printed (and written), 2 a bad argument (one line naming it)."""
 
     from rich.table import Table
 
@@ -194,18 +200,9 @@ def report(
                 )
             console.print(table)
     if out is not None:
-        from gptnt.analysis import write_tables
-        from gptnt.diagnostics import report_figures, report_tables
+        from gptnt.diagnostics import write_report
 
-        tables = report_tables(found)
-        write_tables(
-            tables,
-            out,
-            title="gptnt diagnostics — " + ", ".join(r.folder.name for r in found),
-            intro=["n counts the questions that got a reply; a failed call is counted apart."],
-            figures=report_figures(tables),
-        )
-        typer.echo(str(out / "report.html"))
+        typer.echo(str(write_report(found, out)))
 
 
 def register(app: typer.Typer) -> None:

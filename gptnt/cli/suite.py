@@ -359,6 +359,55 @@ Scheduler = Annotated[
 ]
 
 
+Games = Annotated[
+    int,
+    typer.Option("--games", min=1, max=MAX_GAMES, help="Games played in parallel (local cluster)."),
+]
+Retries = Annotated[
+    int, typer.Option(min=0, max=20, help="Re-runs of a crashed episode before it is parked.")
+]
+MaxCost = Annotated[
+    float | None,
+    typer.Option(
+        min=0,
+        help="Budget cap: schedule no new episode once the recorded cost "
+        "reaches it (episodes already started finish).",
+    ),
+]
+ConfirmAbove = Annotated[
+    float, typer.Option(min=0, help="Ask before a run estimated to cost more than this.")
+]
+Yes = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask; run.")]
+QueueDepth = Annotated[
+    int | None,
+    typer.Option(
+        min=1,
+        help="Episodes handed to the cluster ahead (default: its game slots); the budget "
+        "cap is checked before each.",
+    ),
+]
+ProgressEvery = Annotated[
+    float, typer.Option(min=0.5, help="Seconds between progress lines when output is piped.")
+]
+RunName = Annotated[
+    str | None,
+    typer.Option(
+        "--run",
+        help="Run directory name under --out (default: "
+        "suite-<name>-<players>; rerun it to resume).",
+    ),
+]
+SuiteLaunch = Annotated[
+    str | None,
+    typer.Option(
+        "--launch",
+        help="warm: each service its own process, forked from a warm server that has the "
+        "game and player stack imported; process: a fresh interpreter per service; task: "
+        "all in this process; default warm (setting bus.launch).",
+    ),
+]
+
+
 def suite_run(
     ctx: typer.Context,
     ref: SuiteRef,
@@ -374,58 +423,18 @@ def suite_run(
     pools: Pools = None,
     defuser: Defuser = None,
     expert: Expert = None,
-    games: Annotated[
-        int,
-        typer.Option(
-            "--games", min=1, max=MAX_GAMES, help="Games played in parallel (local cluster)."
-        ),
-    ] = 2,
-    retries: Annotated[
-        int, typer.Option(min=0, max=20, help="Re-runs of a crashed episode before it is parked.")
-    ] = 2,
-    max_cost_usd: Annotated[
-        float | None,
-        typer.Option(
-            min=0,
-            help="Budget cap: schedule no new episode once the recorded cost "
-            "reaches it (episodes already started finish).",
-        ),
-    ] = None,
-    confirm_above_usd: Annotated[
-        float, typer.Option(min=0, help="Ask before a run estimated to cost more than this.")
-    ] = 20.0,
-    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask; run.")] = False,
-    queue_depth: Annotated[
-        int | None,
-        typer.Option(
-            min=1,
-            help="Episodes handed to the cluster ahead (default: its game slots); the budget "
-            "cap is checked before each.",
-        ),
-    ] = None,
-    progress_every: Annotated[
-        float, typer.Option(min=0.5, help="Seconds between progress lines when output is piped.")
-    ] = 5.0,
-    run_name: Annotated[
-        str | None,
-        typer.Option(
-            "--run",
-            help="Run directory name under --out (default: "
-            "suite-<name>-<players>; rerun it to resume).",
-        ),
-    ] = None,
+    games: Games = 2,
+    retries: Retries = 2,
+    max_cost_usd: MaxCost = None,
+    confirm_above_usd: ConfirmAbove = 20.0,
+    yes: Yes = False,
+    queue_depth: QueueDepth = None,
+    progress_every: ProgressEvery = 5.0,
+    run_name: RunName = None,
     out: Out = None,
     redis_url: RedisUrl = None,
     game: Game = None,
-    launch: Annotated[
-        str | None,
-        typer.Option(
-            "--launch",
-            help="warm: each service its own process, forked from a warm server that has the "
-            "game and player stack imported; process: a fresh interpreter per service; task: "
-            "all in this process; default warm (setting bus.launch).",
-        ),
-    ] = None,
+    launch: SuiteLaunch = None,
     scheduler: Scheduler = None,
     config: ConfigFile = None,
 ) -> None:
@@ -624,24 +633,28 @@ def suite_status(
 # ----------------------------------------------------------------------------- worker
 
 
+WorkerScheduler = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        help="The suite's Dask scheduler, tcp://HOST:8786, or $GPTNT_BUS_SCHEDULER "
+        "(setting bus.scheduler).",
+    ),
+]
+HostRedis = Annotated[
+    str | None,
+    typer.Option(
+        "--redis-url",
+        help="This host's Redis (admin URL), where its games meet; default "
+        "$GPTNT_REDIS_URL, else an embedded server (setting bus.redis_url).",
+    ),
+]
+
+
 def worker(
     ctx: typer.Context,
-    scheduler: Annotated[
-        str | None,
-        typer.Option(
-            "--scheduler",
-            help="The suite's Dask scheduler, tcp://HOST:8786, or $GPTNT_BUS_SCHEDULER "
-            "(setting bus.scheduler).",
-        ),
-    ] = None,
-    redis_url: Annotated[
-        str | None,
-        typer.Option(
-            "--redis-url",
-            help="This host's Redis (admin URL), where its games meet; default "
-            "$GPTNT_REDIS_URL, else an embedded server (setting bus.redis_url).",
-        ),
-    ] = None,
+    scheduler: WorkerScheduler = None,
+    redis_url: HostRedis = None,
     out: Out = None,
     games: Annotated[
         int, typer.Option("--games", min=1, max=MAX_GAMES, help="Games played in parallel.")

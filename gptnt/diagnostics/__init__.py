@@ -22,10 +22,8 @@ from gptnt.diagnostics._dataset import (
     Target,
     read_dataset,
 )
-from gptnt.diagnostics._report import GROUPINGS, Results, read_results
-from gptnt.diagnostics._report import figures as report_figures
+from gptnt.diagnostics._report import GROUPINGS, Results, read_results, write_report
 from gptnt.diagnostics._report import rows as report_rows
-from gptnt.diagnostics._report import tables as report_tables
 from gptnt.diagnostics._run import (
     Answer,
     Answerer,
@@ -60,8 +58,7 @@ __all__ = [
     "read_dataset",
     "read_results",
     "read_spec",
-    "report_figures",
     "report_rows",
-    "report_tables",
     "run",
+    "write_report",
 ]

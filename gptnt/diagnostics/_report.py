@@ -221,3 +221,19 @@ def _chance(results: Sequence[Results], by: str) -> dict[str, float | None]:
         for a in r.answers:
             seen.setdefault(a.id, a)
     return {row.group: row.chance for row in rows(list(seen.values()), by)}
+
+
+def write_report(results: Sequence[Results], out: Path) -> Path:
+    """``report.md``, ``report.html`` (offline) and ``tables/<table>.csv`` of every results
+    folder side by side, under ``out``; returns the HTML page."""
+    from gptnt.analysis import write_tables
+
+    found = tables(results)
+    write_tables(
+        found,
+        out,
+        title="gptnt diagnostics — " + ", ".join(r.folder.name for r in results),
+        intro=["n counts the questions that got a reply; a failed call is counted apart."],
+        figures=figures(found),
+    )
+    return out / "report.html"
