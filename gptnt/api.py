@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, TypedDict, Unpack
 
 if TYPE_CHECKING:
     from gptnt.analysis import Run
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BaselineRun",
     "BaselineStart",
+    "EpisodeOptions",
     "Starting",
     "load_records",
     "replay_episode",
@@ -54,24 +55,25 @@ OnStart = Callable[[Starting], None]
 OnTurn = Callable[["EpisodeSpec", "TurnEvent"], None]
 
 
-def run_episode(
-    mission: str,
-    mode: Mode = "async",
-    *,
-    defuser: str | None = None,
-    expert: str | None = None,
-    defuser_base_url: str | None = None,
-    expert_base_url: str | None = None,
-    solo: str | None = None,
-    no_manual: bool = False,
-    pools: Path | None = None,
-    clock: Clock = "wall",
-    latency: str | None = None,
-    config: Layered | Path | None = None,
-    settings: Mapping[str, object] | None = None,
-    on_start: OnStart | None = None,
-    on_turn: OnTurn | None = None,
-) -> Summary:
+class EpisodeOptions(TypedDict, total=False):
+    """The keyword arguments of ``run_episode`` and ``run_episode_async`` (each optional)."""
+
+    defuser: str | None
+    expert: str | None
+    defuser_base_url: str | None
+    expert_base_url: str | None
+    solo: str | None
+    no_manual: bool
+    pools: Path | None
+    clock: Clock
+    latency: str | None
+    config: Layered | Path | None
+    settings: Mapping[str, object] | None
+    on_start: OnStart | None
+    on_turn: OnTurn | None
+
+
+def run_episode(mission: str, mode: Mode = "async", **options: Unpack[EpisodeOptions]) -> Summary:
     """Play one episode to its end and return its summary (records are in ``run_dir`` under
     ``records.out``). Never raises for a game-level failure: a crash is ``outcome="crashed"``.
 
@@ -86,40 +88,21 @@ def run_episode(
     Settings are layered as everywhere: defaults < ``config`` (a YAML file, or a ``Layered``
     from ``gptnt.config.load_config``) < ``GPTNT_*`` variables < ``settings`` (dotted keys,
     e.g. ``{"records.out": "runs", "game.backend": "sim"}``) < ``defuser``/``expert``.
+    ``on_start`` hears what is about to play once every input is checked, ``on_turn`` each turn.
     Bad input raises ``gptnt.errors.ConfigError`` (one line naming the field) before anything
     starts. In a running event loop (a notebook) use ``await run_episode_async(...)``.
     """
     import asyncio
 
-    return asyncio.run(
-        run_episode_async(
-            mission, mode, defuser=defuser, expert=expert, defuser_base_url=defuser_base_url,
-            expert_base_url=expert_base_url, solo=solo, no_manual=no_manual,
-            pools=pools, clock=clock, latency=latency, config=config, settings=settings,
-            on_start=on_start, on_turn=on_turn,
-            handle_signals=True,
-        )
-    )  # fmt: skip
+    return asyncio.run(run_episode_async(mission, mode, handle_signals=True, **options))
 
 
 async def run_episode_async(
     mission: str,
     mode: Mode = "async",
     *,
-    defuser: str | None = None,
-    expert: str | None = None,
-    defuser_base_url: str | None = None,
-    expert_base_url: str | None = None,
-    solo: str | None = None,
-    no_manual: bool = False,
-    pools: Path | None = None,
-    clock: Clock = "wall",
-    latency: str | None = None,
-    config: Layered | Path | None = None,
-    settings: Mapping[str, object] | None = None,
-    on_start: OnStart | None = None,
-    on_turn: OnTurn | None = None,
     handle_signals: bool = False,
+    **options: Unpack[EpisodeOptions],
 ) -> Summary:
     """``run_episode`` in a running event loop. ``handle_signals``: the first SIGINT or SIGTERM
     ends the episode as ``interrupted`` (services stopped, summary written)."""
@@ -127,9 +110,16 @@ async def run_episode_async(
     from gptnt.services.bus import redis_url as resolve_redis
     from gptnt.services.manager import Interrupt, play_episode
 
-    urls = {"defuser_base_url": defuser_base_url, "expert_base_url": expert_base_url}
-    layered = _layered(config, settings, defuser=defuser, expert=expert, **urls)
-    prepared = await _prepare(mode, layered, mission, solo, no_manual, pools, clock, latency)
+    o = options
+    urls = {"defuser_base_url": o.get("defuser_base_url"),
+            "expert_base_url": o.get("expert_base_url")}  # fmt: skip
+    layered = _layered(o.get("config"), o.get("settings"), defuser=o.get("defuser"),
+                       expert=o.get("expert"), **urls)  # fmt: skip
+    prepared = await _prepare(
+        mode, layered, mission, o.get("solo"), o.get("no_manual", False), o.get("pools"),
+        o.get("clock", "wall"), o.get("latency"),
+    )  # fmt: skip
+    on_start = o.get("on_start")
     if on_start is not None:
         on_start(prepared.starting)
     interrupt = Interrupt()
@@ -142,7 +132,7 @@ async def run_episode_async(
     with telemetry.running("gptnt"), lock, resolve_redis(layered.config.bus.redis_url) as url:
         return await play_episode(
             prepared.starting.spec, prepared.settings, admin_url=url,
-            run_dir=prepared.starting.run_dir, on_turn=on_turn, interrupt=interrupt,
+            run_dir=prepared.starting.run_dir, on_turn=o.get("on_turn"), interrupt=interrupt,
         )  # fmt: skip
 
 

@@ -13,6 +13,7 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
+from typing import Literal
 
 JsonValue = object
 
@@ -111,24 +112,31 @@ class _Reader:
             return self.string()
         return self.scalar()
 
+    def _at_item(self, close: str) -> Literal["end", "comma", "item"]:
+        """Where a container's loop stands: at its ``end`` (its closing bracket, consumed, or
+        the end of the text: cut short), at a ``comma`` (consumed), or at an ``item``."""
+        self.skip_space()
+        ch = self.peek()
+        if ch == close:
+            self.pos += 1
+            return "end"
+        if ch == "":
+            self.complete = False
+            self.note("missing closing brackets")
+            return "end"
+        if ch == ",":
+            self.pos += 1
+            self.skip_space()
+            if self.peek() == close:
+                self.note("trailing commas")
+            return "comma"
+        return "item"
+
     def obj(self, depth: int) -> dict[str, JsonValue]:
         self.pos += 1
         out: dict[str, JsonValue] = {}
-        while True:
-            self.skip_space()
-            ch = self.peek()
-            if ch == "}":
-                self.pos += 1
-                return out
-            if ch == "":
-                self.complete = False
-                self.note("missing closing brackets")
-                return out
-            if ch == ",":
-                self.pos += 1
-                self.skip_space()
-                if self.peek() == "}":
-                    self.note("trailing commas")
+        while (at := self._at_item("}")) != "end":
+            if at == "comma":
                 continue
             key = self.key()
             self.skip_space()
@@ -146,27 +154,15 @@ class _Reader:
                 if self.peek() == "":
                     continue
                 self.note("missing commas")
+        return out
 
     def array(self, depth: int) -> list[JsonValue]:
         self.pos += 1
         out: list[JsonValue] = []
-        while True:
-            self.skip_space()
-            ch = self.peek()
-            if ch == "]":
-                self.pos += 1
-                return out
-            if ch == "":
-                self.complete = False
-                self.note("missing closing brackets")
-                return out
-            if ch == ",":
-                self.pos += 1
-                self.skip_space()
-                if self.peek() == "]":
-                    self.note("trailing commas")
-                continue
-            out.append(self.value(depth + 1))
+        while (at := self._at_item("]")) != "end":
+            if at == "item":
+                out.append(self.value(depth + 1))
+        return out
 
     def key(self) -> str:
         ch = self.peek()

@@ -23,6 +23,7 @@ import logging
 import os
 import shutil
 import signal
+import threading
 import time
 import uuid
 from collections.abc import Awaitable, Callable
@@ -142,23 +143,43 @@ def _host(url: str) -> str:
 
 
 class Interrupt:
-    """Set once (by the CLI's signal handler) to end every episode in flight as
-    ``interrupted``: each still stops its services and writes its summary and ledger line."""
+    """Set once (by a signal handler: ``install``, or a suite's) to end every episode in
+    flight as ``interrupted``: each still stops its services and writes its summary and
+    ledger line. Thread-safe: it may be set from any thread, and awaited in any event loop."""
 
     def __init__(self) -> None:
-        self._event = asyncio.Event()
+        self._event = threading.Event()
+        self._lock = threading.Lock()
+        self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = []
         self.reason = ""
 
     def set(self, reason: str) -> None:
-        if not self._event.is_set():
+        with self._lock:
+            if self._event.is_set():
+                return
             self.reason = reason
             self._event.set()
+            waiters, self._waiters = self._waiters, []
+        for loop, event in waiters:
+            with contextlib.suppress(RuntimeError):  # that loop is closed: nobody waits
+                loop.call_soon_threadsafe(event.set)
 
     def is_set(self) -> bool:
         return self._event.is_set()
 
     async def wait(self) -> None:
-        await self._event.wait()
+        event = asyncio.Event()
+        with self._lock:
+            if self._event.is_set():
+                return
+            waiter = (asyncio.get_running_loop(), event)
+            self._waiters.append(waiter)
+        try:
+            await event.wait()
+        finally:
+            with self._lock:
+                if waiter in self._waiters:
+                    self._waiters.remove(waiter)
 
     def install(self) -> None:
         """Set on SIGINT or SIGTERM in the running event loop. The first signal stops the

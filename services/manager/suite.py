@@ -57,7 +57,7 @@ from gptnt.records import (
     write_run_info,
 )
 from gptnt.services.bus import redis_url as resolve_redis
-from gptnt.services.manager._episode import unplayed_summary
+from gptnt.services.manager._episode import Interrupt, unplayed_summary
 from gptnt.services.manager.api import EpisodeSettings, EpisodeSpec
 from gptnt.services.manager.host import (
     GAME,
@@ -235,27 +235,11 @@ def _run(run_dir: Path, specs: list[EpisodeSpec], settings: EpisodeSettings, sui
 # ----------------------------------------------------------------------------- the cluster
 
 
-class _Stop:
-    """Set by the first SIGINT or SIGTERM (its name kept); thread-safe."""
-
-    def __init__(self) -> None:
-        self._event = threading.Event()
-        self.reason = ""
-
-    def set(self, reason: str) -> None:
-        if not self._event.is_set():
-            self.reason = reason
-            self._event.set()
-
-    def is_set(self) -> bool:
-        return self._event.is_set()
-
-
 @contextlib.contextmanager
-def _signals() -> Iterator[_Stop]:
+def _signals() -> Iterator[Interrupt]:
     """The first SIGINT or SIGTERM sets the stop (the episodes in flight end ``interrupted``,
     their records kept); a second one leaves at once (``_abandon``)."""
-    stop = _Stop()
+    stop = Interrupt()
     if threading.current_thread() is not threading.main_thread():
         yield stop
         return
@@ -425,7 +409,7 @@ class _Played:
 
     # -------------------------------------------------------------- the loop
 
-    def run(self, todo: deque[EpisodeSpec], depth: int | None, stop: _Stop,
+    def run(self, todo: deque[EpisodeSpec], depth: int | None, stop: Interrupt,
             on_progress: Callable[[Progress], None] | None) -> None:  # fmt: skip
         drain_until: float | None = None
         while self.live or (todo and not self.progress.capped and not stop.is_set()):
@@ -506,7 +490,7 @@ class _Played:
             return []
         return list(done)
 
-    def _settle(self, future: Future, todo: deque[EpisodeSpec], stop: _Stop) -> None:
+    def _settle(self, future: Future, todo: deque[EpisodeSpec], stop: Interrupt) -> None:
         issued = self.live.pop(future)
         spec = issued.spec
         try:
