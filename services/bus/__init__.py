@@ -23,6 +23,7 @@ from gptnt.services.bus._heartbeat import (
 )
 from gptnt.services.bus._inbox import Inbox, Message
 from gptnt.services.bus._keys import GameKeys, Service
+from gptnt.services.bus._main import service_main
 from gptnt.services.bus._rpc import DISK_FAULT, RpcClient, RpcServer
 from gptnt.services.bus._server import (
     ENV_URL,
@@ -62,6 +63,7 @@ __all__ = [
     "read_heartbeat",
     "redis_lost",
     "redis_url",
+    "service_main",
     "wait_ready",
     "within",
 ]

@@ -9,34 +9,22 @@ calls ``stop``.
 
 from __future__ import annotations
 
-import argparse
-import asyncio
-import os
+import redis.asyncio as aioredis
 
-from gptnt.services.bus import CONFIG_ENV, ENV_URL, GameKeys, connect
+from gptnt.errors import ConfigError
+from gptnt.services.bus import CONFIG_ENV, GameKeys, service_main
 from gptnt.services.player import PlayerService, PlayerServiceConfig
 
 
-async def _main(args: argparse.Namespace) -> None:
-    config = PlayerServiceConfig.model_validate_json(args.config or os.environ[CONFIG_ENV])
-    redis = connect(os.environ[ENV_URL])
-    try:
-        await PlayerService(redis, GameKeys(args.game_id), config).run()
-    finally:
-        await redis.aclose()
+async def _serve(redis: aioredis.Redis, keys: GameKeys, given: str | None) -> None:
+    if given is None:
+        raise ConfigError(f"--config or ${CONFIG_ENV}: give the service's PlayerServiceConfig")
+    await PlayerService(redis, keys, PlayerServiceConfig.model_validate_json(given)).run()
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m gptnt.services.player", description=__doc__)
-    parser.add_argument("--game-id", required=True)
-    parser.add_argument(
-        "--config", help=f"the service's PlayerServiceConfig as JSON; default ${CONFIG_ENV}"
-    )
-    from gptnt import telemetry
-
-    # off unless OTEL_EXPORTER_OTLP_ENDPOINT is set; under the episode's span when handed one
-    with telemetry.running("gptnt-player"), telemetry.inherited():
-        asyncio.run(_main(parser.parse_args()))
+    help_ = f"the service's PlayerServiceConfig as JSON; default ${CONFIG_ENV}"
+    service_main("gptnt.services.player", __doc__, help_, _serve)
 
 
 if __name__ == "__main__":
