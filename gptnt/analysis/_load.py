@@ -136,15 +136,20 @@ class RecordedEpisode:
         return extra
 
     @property
-    def manual(self) -> str:
+    def manual_read(self) -> str | None:
         """The manual a model read, by identity (``generated:rule-seed-1:…``,
-        ``imported:<sha256>`` for the official one); ``none`` when played without one; ``–``
-        when no model read one (scripted players)."""
+        ``imported:<sha256>`` for the official one); ``none`` when played without one; ``None``
+        when no model read one (scripted players): the exports' null."""
         read = next((p.manual for p in self.players if p.manual), None)
         if read is not None:
             return read
         c = self.conditions
-        return "none" if c is not None and c.no_manual else "–"
+        return "none" if c is not None and c.no_manual else None
+
+    @property
+    def manual(self) -> str:
+        """``manual_read`` as tables print it: ``–`` when no model read a manual."""
+        return self.manual_read or "–"
 
     @property
     def conditions(self) -> Conditions | None:
