@@ -147,20 +147,36 @@ class Ledger:
     def settle(
         self, episode_key: str, summary: Summary, *, park_after: int | None = None
     ) -> LedgerEntry:
-        """Add the line of an ended attempt, its status decided from this ledger alone:
-        ``interrupted`` does not count towards parking; the ``park_after``-th crash of an
-        episode parks it (no more retries)."""
+        """Add the line of an ended attempt (``close``, from its summary)."""
+        return self.close(
+            episode_key, summary.attempt, summary.outcome, reason=summary.reason,
+            cost_usd=summary.cost_usd, park_after=park_after,
+        )  # fmt: skip
+
+    def close(
+        self,
+        episode_key: str,
+        attempt: int,
+        outcome: EpisodeOutcome,
+        *,
+        reason: str = "",
+        cost_usd: float | None = 0.0,
+        park_after: int | None = None,
+    ) -> LedgerEntry:
+        """Add the line of an ended attempt of any game (a KTANE episode, a SANZARU one), its
+        status decided from this ledger alone: ``interrupted`` does not count towards parking;
+        the ``park_after``-th crash of an episode parks it (no more retries)."""
         status: Status = "finished"
-        if summary.outcome == "interrupted":
+        if outcome == "interrupted":
             status = "interrupted"
-        elif summary.outcome == "crashed":
+        elif outcome == "crashed":
             crashes = 1 + sum(e.status in ("crashed", "parked") for e in self.entries()
                               if e.episode_key == episode_key)  # fmt: skip
             status = "parked" if park_after is not None and crashes >= park_after else "crashed"
         entry = LedgerEntry(
-            episode_key=episode_key, attempt=summary.attempt, status=status,
-            outcome=summary.outcome, reason=summary.reason, cost_usd=summary.cost_usd,
-            episode_dir=str(episode_dir(self.run_dir, episode_key, summary.attempt)
+            episode_key=episode_key, attempt=attempt, status=status, outcome=outcome,
+            reason=reason, cost_usd=cost_usd,
+            episode_dir=str(episode_dir(self.run_dir, episode_key, attempt)
                             .relative_to(self.run_dir)),
             at=time.time(),
         )  # fmt: skip

@@ -32,6 +32,7 @@ from gptnt.bounded import Tally, read_json, read_jsonl
 from gptnt.errors import UnreadableError
 from gptnt.records import (
     RUN_FILE,
+    EpisodeOutcome,
     Harness,
     Ledger,
     LedgerEntry,
@@ -57,8 +58,9 @@ RUN_KIND = "sanzaru"
 TeamKind = Literal["oracle", "random", "model"]
 SummaryOutcome = SanzaruOutcome | Literal["crashed"]
 
-_LEDGER_OUTCOME = {"defused": "solved", "wrong_action": "strikeout", "timed_out": "timeout",
-                   "crashed": "crashed"}  # fmt: skip
+_LEDGER_OUTCOME: dict[str, EpisodeOutcome] = {
+    "defused": "solved", "wrong_action": "strikeout", "timed_out": "timeout", "crashed": "crashed",
+}  # fmt: skip
 """A SANZARU outcome in the ledger's vocabulary (``gptnt.records.EpisodeOutcome``): a wrong
 action is the detonation a strike-out causes, a spent round budget the timeout."""
 
@@ -269,13 +271,11 @@ async def play(
     if out is not None:
         if not (out / RUN_FILE).exists():
             write_run_info(out, RunInfo(kind=RUN_KIND, suite=RUN_KIND))
-        folder = episode_dir(out, key, attempt)
-        _write(folder, events, summary)
-        Ledger(out).append(LedgerEntry(
-            episode_key=key, attempt=attempt,
-            status="crashed" if outcome == "crashed" else "finished",
-            outcome=_LEDGER_OUTCOME[outcome], reason=error or (summary.ending or ""),
-            cost_usd=cost, episode_dir=str(folder.relative_to(out)), at=summary.ended_at))  # fmt: skip
+        _write(episode_dir(out, key, attempt), events, summary)
+        Ledger(out).close(
+            key, attempt, _LEDGER_OUTCOME[outcome], reason=error or (summary.ending or ""),
+            cost_usd=cost,
+        )  # fmt: skip
     return summary
 
 
@@ -340,7 +340,7 @@ async def suite(
             if kept is not None:
                 return kept  # else its record is torn or gone: played again as a new attempt
         async with gate:
-            summary = await play(v, i, team, out, repeat=r, attempt=ledger.attempts(key) + 1)
+            summary = await play(v, i, team, out, repeat=r, attempt=ledger.next_attempt(key))
         if on_done:
             on_done(summary)
         return summary
