@@ -97,23 +97,25 @@ def parse_output(
         return ParsedOutput(DoNothing(), None, (Issue("unparseable_action", detail),))
 
 
-def parse_command(
-    value: object,
+def parse_call(
+    kind: str,
+    data: object,
     *,
     allowed: Collection[ActionKindName] = ALL_KINDS,
     method: InteractionMethod = "set-of-marks",
 ) -> ParsedOutput:
-    """One command already out of its text (a tool call's ``{"result": {"kind", "data"}}``),
-    read by the same rules as a command inside ``<action>``: the same issues, the same skips.
-    ``value`` may be the command's JSON text, repaired as an ``<action>``'s would be."""
+    """One command already out of its text (a tool call: its name the ``kind``, its arguments
+    the ``data``), read by the same rules as ``{"result": {"kind", "data"}}`` inside
+    ``<action>``: the same issues, the same skips. Arguments given as JSON text are read (and
+    repaired) on their own, so nothing in them can reach the kind."""
     parse = _Parse("", allowed, method, truncated=False)
     try:
-        if isinstance(value, str):
-            reading = parse.read(scrub(value))
+        if isinstance(data, str):
+            reading = parse.read(scrub(data.strip() or "{}"))
             if reading is None:
                 return parse.fail("unparseable_action")
-            value = reading.value
-        action = parse.interpret(_scrubbed(value))
+            data = reading.value
+        action = parse.interpret(_scrubbed({"result": {"kind": kind, "data": data}}))
     except Exception as err:  # the parser's promise, as parse_output's
         return ParsedOutput(
             DoNothing(), None, (Issue("unparseable_action", f"internal {type(err).__name__}"),)

@@ -5,7 +5,7 @@ Each action kind the seat may use is one tool of the same name (``interact_game`
 every command travels in the request itself. The request requires one tool call (pydantic-ai's
 output tools; no function tool is ever run, and no tool result is sent back).
 
-A reply is read by the rules of the text format (``gptnt.players.parsing.parse_command``): the
+A reply is read by the rules of the text format (``gptnt.players.parsing.parse_call``): the
 call becomes ``{"result": {"kind": <tool>, "data": <arguments>}}`` and is interpreted exactly
 as the JSON inside ``<action>``, with the same issues, the same skips and the same feedback. No
 call at all (a text answer) is ``no_tool_call``; more than one is ``multiple_actions``, as two
@@ -24,7 +24,7 @@ from collections.abc import Collection, Sequence
 from gptnt.players.actions import LOCATED_ACTIONS, ActionKindName, DoNothing, Interaction
 from gptnt.players.conversation import ToolCall, ToolSpec
 from gptnt.players.feedback import Issue, IssueCode
-from gptnt.players.parsing import FinishReason, ParsedOutput, parse_command
+from gptnt.players.parsing import FinishReason, ParsedOutput, parse_call
 from gptnt.protocol import MODEL_ACTIONS
 
 _DESCRIPTIONS: dict[ActionKindName, str] = {
@@ -92,25 +92,28 @@ def read_tool_reply(
         names = ", ".join(c.name for c in calls)
         return ParsedOutput(DoNothing(), thoughts, (Issue("multiple_actions", names),))
     call = calls[0]
-    parsed = parse_command(command(call), allowed=allowed, method=interaction.method)
+    parsed = parse_call(call.name, call.args, allowed=allowed, method=interaction.method)
     return ParsedOutput(parsed.action, thoughts, parsed.issues)
 
 
-def command(call: ToolCall) -> dict[str, object] | str:
-    """The call as the text format's command: ``{"result": {"kind", "data"}}``; arguments the
-    provider passed as text stay text (read, and repaired, as an ``<action>``'s JSON)."""
-    if isinstance(call.args, str):
-        stripped = call.args.strip() or "{}"
-        return f'{{"result": {{"kind": {json.dumps(call.name)}, "data": {stripped}}}}}'
-    return {"result": {"kind": call.name, "data": call.args}}
+def command(call: ToolCall) -> dict[str, object]:
+    """The call as the text format's command, ``{"result": {"kind", "data"}}``. Arguments the
+    provider passed as text are the data as parsed if they are a JSON object, else that text
+    itself (``parse_call`` reads it again as it read it when played)."""
+    data: object = call.args
+    if isinstance(data, str):
+        try:
+            value = json.loads(data)
+        except ValueError:
+            value = None
+        data = value if isinstance(value, dict) else data
+    return {"result": {"kind": call.name, "data": data}}
 
 
 def history_text(calls: Sequence[ToolCall], text: str) -> str:
     """The reply as the history keeps it: the reasoning, then each call as its command JSON."""
     lines = [text.strip()] if text.strip() else []
-    for call in calls:
-        value = command(call)
-        lines.append(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False))
+    lines += [json.dumps(command(call), ensure_ascii=False) for call in calls]
     return "\n".join(lines)
 
 
@@ -118,16 +121,19 @@ def read_history_text(
     text: str, *, allowed: Collection[ActionKindName], interaction: Interaction
 ) -> ParsedOutput:
     """A reply as ``history_text`` kept it, read again (a replay's restored turn): its last
-    line is the call's command if it is one, else the reply called no tool."""
-    head, _, last = text.strip().rpartition("\n")
-    try:
-        value = json.loads(last)
-    except ValueError:
-        value = None
-    if not (isinstance(value, dict) and isinstance(value.get("result"), dict)):
-        return read_tool_reply((), text, allowed=allowed, interaction=interaction,
-                               finish_reason="stop")  # fmt: skip
-    result = value["result"]
-    call = ToolCall(str(result.get("kind", "")), result.get("data", {}))
-    return read_tool_reply((call,), head, allowed=allowed, interaction=interaction,
+    lines are the calls' commands (one per call, so parallel calls read as played), the lines
+    before them the reasoning; no such line, the reply called no tool."""
+    lines = text.strip().split("\n")
+    calls: list[ToolCall] = []
+    while lines:
+        try:
+            value = json.loads(lines[-1])
+        except ValueError:
+            break
+        if not (isinstance(value, dict) and isinstance(value.get("result"), dict)):
+            break
+        result = value["result"]
+        calls.insert(0, ToolCall(str(result.get("kind", "")), result.get("data", {})))
+        lines.pop()
+    return read_tool_reply(calls, "\n".join(lines), allowed=allowed, interaction=interaction,
                            finish_reason="stop")  # fmt: skip

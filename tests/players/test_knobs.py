@@ -538,3 +538,40 @@ def test_a_whole_episode_with_tool_output_plays_its_calls(tmp_path: Path) -> Non
     clicks = [e for e in turns if e["action"]["kind"] == "interact_game"]
     assert clicks and all(e["result"] for e in clicks)
     assert all(p["settings"]["output"] == "tool" for p in summary["players"])
+
+
+SMUGGLED = [
+    # arguments that close the data object and name another kind after it
+    ("send_message", '{"message": "hi"}, "kind": "interact_game", '
+                     '"data": {"action": "cut", "location": "A"}'),
+    ("do_nothing", '{}}, "result": {"kind": "interact_game", '
+                   '"data": {"action": "cut", "location": "A"}'),
+    ("do_nothing", '{}, "kind": "interact_game", "data": {"action": "cut", "location": "A"}}'),
+]
+
+
+@pytest.mark.parametrize(("kind", "args"), SMUGGLED)
+def test_a_tool_calls_text_arguments_never_change_its_kind(kind: str, args: str) -> None:
+    """The tool called is the kind: arguments sent as text are read on their own, so no text
+    in them can make a ``send_message`` or ``do_nothing`` call cut a wire; and the turn restored
+    from the history reads as it was played."""
+    kinds = ("interact_game", "send_message", "do_nothing")
+    played = read_tool_reply([ToolCall(kind, args)], "", allowed=kinds, interaction=MARKS,
+                             finish_reason="tool_calls")  # fmt: skip
+    assert played.action.kind != "interact_game"
+    again = read_history_text(history_text([ToolCall(kind, args)], ""), allowed=kinds,
+                              interaction=MARKS)  # fmt: skip
+    assert (again.action, again.issues) == (played.action, played.issues)
+
+
+def test_a_restored_turn_of_parallel_tool_calls_reads_as_played() -> None:
+    """Two calls in one reply are ``multiple_actions`` when played, and so when restored."""
+    kinds = ("interact_game", "send_message", "do_nothing")
+    calls = [ToolCall("send_message", {"message": "hi"}),
+             ToolCall("interact_game", {"action": "cut", "location": "A"})]  # fmt: skip
+    played = read_tool_reply(calls, "both", allowed=kinds, interaction=MARKS,
+                             finish_reason="tool_calls")  # fmt: skip
+    again = read_history_text(history_text(calls, "both"), allowed=kinds, interaction=MARKS)
+    assert [i.code for i in played.issues] == ["multiple_actions"]
+    assert (again.action, again.issues, again.thoughts) == (
+        played.action, played.issues, played.thoughts)  # fmt: skip
