@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from gptnt.endpoints import scrub_text
 from gptnt.errors import ConfigError, GptntError
 from gptnt.players.config import PlayerConfig
 from gptnt.preflight import PROBE_S, SIM_BACKENDS
@@ -38,7 +39,9 @@ class Check:
     detail: str
 
     def line(self) -> str:
-        return f"{self.status:<4}  {self.name:<22} {self.detail}"
+        """The check as printed: any URL's userinfo, key parameter or key-shaped text in it
+        hidden (``scrub_text``), whichever check wrote it."""
+        return scrub_text(f"{self.status:<4}  {self.name:<22} {self.detail}")
 
 
 def check_display(environ: dict[str, str] | None = None, sockets: Path = X_SOCKETS) -> Check:

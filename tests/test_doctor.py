@@ -82,3 +82,19 @@ def test_the_gpu_check_lists_what_nvidia_smi_reports(tmp_path: Path) -> None:
 def test_doctor_has_help() -> None:
     result = CliRunner().invoke(app, ["doctor", "--help"])
     assert result.exit_code == 0 and "nvidia-smi" in result.output
+
+
+def test_no_line_shows_a_urls_password(tmp_path: Path) -> None:
+    """Every URL the checks name (the game's, Redis's, a provider's) reaches the screen with
+    its userinfo hidden: a doctor's output is pasted into issues and chat."""
+    player = tmp_path / "p.yaml"
+    player.write_text("model: vllm:m\nbase_url: http://bob:provpw42@127.0.0.1:9/v1\n",
+                      encoding="utf-8")  # fmt: skip
+    result = CliRunner().invoke(
+        app, ["doctor", "--game", "http://u:gamepw42@127.0.0.1:9",
+              "--redis-url", "redis://u:redispw42@127.0.0.1:9", "--expert", str(player)],
+    )  # fmt: skip
+    assert result.exit_code == 1, result.output
+    assert "127.0.0.1:9" in result.output
+    for secret in ("gamepw42", "redispw42", "provpw42"):
+        assert secret not in result.output, result.output
