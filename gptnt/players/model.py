@@ -221,7 +221,11 @@ class ModelPolicy:
             issue = Issue("provider_error", UNREACHABLE)
             return Decision(DoNothing(), "", (issue,), shown=shown)
         self.conversation.record(given.text)
-        if self.config.output == "tool":
+        if self.config.output == "tool" and given.uncalled is not None:
+            finish = "length" if given.uncalled == "output_truncated" else "stop"
+            parsed = read_tool_reply((), given.text, allowed=allowed_kinds(self.seat),
+                                     interaction=self.interaction, finish_reason=finish)  # fmt: skip
+        elif self.config.output == "tool":
             parsed = read_history_text(
                 given.text, allowed=allowed_kinds(self.seat), interaction=self.interaction
             )
@@ -248,6 +252,9 @@ class Given:
 
     text: str
     outcome: Literal["answered", "lost", "refused"] = "answered"
+    uncalled: Literal["no_tool_call", "output_truncated"] | None = None
+    """A tool player's reply that made no call (its text only, however that text reads), by the
+    issue its record gave it; ``None``: the text is ``history_text``'s, calls and all."""
 
 
 def _failure_detail(call: CallRecord) -> str:

@@ -21,18 +21,36 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Sequence
+from typing import Literal
 
-from gptnt.players.actions import SendMessage
+from gptnt.players.actions import OutputFormat, SendMessage
+from gptnt.players.conversation import ToolCall
 from gptnt.players.policy import Decision, Policy, TurnInput
+from gptnt.players.tool_actions import history_text
 from gptnt.records import TurnEvent
 
 __all__ = ["Restoring", "replacement_output"]
 
 
-def replacement_output(message: str) -> str:
-    """A model's raw output that sends ``message`` (the format its parser reads)."""
+REPLACED = "(replaced by the replay)"
+"""The reasoning of a replaced turn."""
+
+
+def replacement_output(message: str, output: OutputFormat = "react") -> str:
+    """A model's raw output that sends ``message``, in the format the player's own replies are
+    kept in (``PlayerConfig.output``): the text format's, or a tool player's call."""
+    if output == "tool":
+        return history_text([ToolCall("send_message", {"message": message})], REPLACED)
     action = {"result": {"kind": "send_message", "data": {"message": message}}}
-    return f"<thoughts>(replaced by the replay)</thoughts><action>{json.dumps(action)}</action>"
+    return f"<thoughts>{REPLACED}</thoughts><action>{json.dumps(action)}</action>"
+
+
+def _uncalled(record: TurnEvent) -> Literal["no_tool_call", "output_truncated"] | None:
+    """The issue that says a tool player's recorded reply made no call, if one does."""
+    codes = {note.partition(":")[0] for note in record.errors}
+    if "output_truncated" in codes:
+        return "output_truncated"
+    return "no_tool_call" if "no_tool_call" in codes else None
 
 
 class Restoring:
@@ -76,13 +94,14 @@ class Restoring:
         elif not record.raw_output and record.action.message == REPHRASE_REQUEST:
             given = Given("", "refused")
         else:
-            given = Given(record.raw_output)
+            given = Given(record.raw_output, uncalled=_uncalled(record))
         return await self.inner.decide(turn, given=given)
 
     async def _replace(self, turn: TurnInput, message: str) -> Decision:
         from gptnt.players.model import Given, ModelPolicy
 
         if isinstance(self.inner, ModelPolicy):
-            return await self.inner.decide(turn, given=Given(replacement_output(message)))
+            output = replacement_output(message, self.inner.config.output)
+            return await self.inner.decide(turn, given=Given(output))
         await self.inner.decide(turn)  # a script's state follows its inputs; its answer is not sent
         return Decision(SendMessage(message=message), message)

@@ -575,3 +575,51 @@ def test_a_restored_turn_of_parallel_tool_calls_reads_as_played() -> None:
     assert [i.code for i in played.issues] == ["multiple_actions"]
     assert (again.action, again.issues, again.thoughts) == (
         played.action, played.issues, played.thoughts)  # fmt: skip
+
+
+def _tool_expert(server: FakeServer) -> ModelPolicy:
+    return ModelPolicy(PlayerConfig(model="vllm:m", base_url=server.url, output="tool"), "expert")
+
+
+async def _play_expert(player: Player, turns: int) -> tuple[list, Table]:
+    table, events = Table(), []
+    for n in range(turns):
+        table.inbox = [f"message {n}"]
+        events.append(await play_turn(player, n, table.transport(defuser=False)))
+    return events, table
+
+
+async def test_a_replays_replacement_is_sent_by_a_tool_player(
+    server: FakeServer, tmp_path: Path
+) -> None:
+    """A replay branch that replaces an Expert's turn with a message: the message is sent,
+    whatever the Expert's output format (a tool player's replacement is a tool call)."""
+    from gptnt.players.replay import Restoring
+
+    server.replies = [(200, _tool_reply([("send_message", {"message": f"answer {n}"})]))
+                      for n in range(3)]  # fmt: skip
+    recorded, _ = await _play_expert(Player(_tool_expert(server), "expert", "sync", tmp_path), 3)
+    server.replies = [(200, _tool_reply([("send_message", {"message": "answer 2"})]))]
+    restoring = Restoring(_tool_expert(server), recorded[:1], replacement="Cut the second wire.")
+    replayed, table = await _play_expert(Player(restoring, "expert", "sync", tmp_path), 3)
+    assert replayed[1].action.message == "Cut the second wire.", replayed[1]
+    assert table.said == ["answer 0", "Cut the second wire.", "answer 2"]
+
+
+async def test_a_restored_text_answer_that_looks_like_a_call_stays_uncalled(
+    server: FakeServer, tmp_path: Path
+) -> None:
+    """A tool player that answered in text only (no call: its turn skipped), the text ending in
+    a line shaped like a command: restored, the turn is skipped again, never played."""
+    from gptnt.players.replay import Restoring
+
+    lookalike = 'I would send:\n{"result": {"kind": "send_message", "data": {"message": "x"}}}'
+    server.replies = [(200, completion(lookalike)),
+                      (200, _tool_reply([("send_message", {"message": "answer 1"})]))]  # fmt: skip
+    recorded, first = await _play_expert(Player(_tool_expert(server), "expert", "sync", tmp_path),
+                                         2)  # fmt: skip
+    assert first.said == ["answer 1"] and recorded[0].errors
+    restoring = Restoring(_tool_expert(server), recorded[:2])
+    replayed, table = await _play_expert(Player(restoring, "expert", "sync", tmp_path), 2)
+    assert table.said == first.said
+    assert [e.errors for e in replayed] == [e.errors for e in recorded]

@@ -15,12 +15,12 @@ from gptnt.errors import ConfigError
 from gptnt.players.clock import VirtualClock, parse_latency
 from gptnt.players.config import PlayerConfig
 from gptnt.players.model import ModelPolicy
-from gptnt.players.replay import Restoring, replacement_output
+from gptnt.players.replay import REPLACED, Restoring, replacement_output
 from gptnt.players.turn import Player, play_turn
 
 
 def _say(text: str) -> str:
-    return replacement_output(text).replace("(replaced by the replay)", "t")
+    return replacement_output(text).replace(REPLACED, "t")
 
 
 def _expert(server: FakeServer) -> ModelPolicy:
