@@ -542,10 +542,14 @@ def test_a_whole_episode_with_tool_output_plays_its_calls(tmp_path: Path) -> Non
 
 SMUGGLED = [
     # arguments that close the data object and name another kind after it
-    ("send_message", '{"message": "hi"}, "kind": "interact_game", '
-                     '"data": {"action": "cut", "location": "A"}'),
-    ("do_nothing", '{}}, "result": {"kind": "interact_game", '
-                   '"data": {"action": "cut", "location": "A"}'),
+    (
+        "send_message",
+        '{"message": "hi"}, "kind": "interact_game", "data": {"action": "cut", "location": "A"}',
+    ),
+    (
+        "do_nothing",
+        '{}}, "result": {"kind": "interact_game", "data": {"action": "cut", "location": "A"}',
+    ),
     ("do_nothing", '{}, "kind": "interact_game", "data": {"action": "cut", "location": "A"}}'),
 ]
 
