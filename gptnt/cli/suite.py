@@ -168,6 +168,7 @@ def _expand(ref: str, selection: Selection) -> tuple[Suite, list[SuiteEpisode], 
     official manual if imported, else the generated one), and the notices to print once every
     input is checked (a fallback to the generated manual is a condition of the run)."""
     from gptnt.manual import resolve_source
+    from gptnt.players.scripted import SCRIPTED
     from gptnt.suites import expand, load_suite
 
     suite = load_suite(ref)
@@ -175,7 +176,10 @@ def _expand(ref: str, selection: Selection) -> tuple[Suite, list[SuiteEpisode], 
     notices: list[str] = []
     for ep in expand(suite, selection):
         source, notice = resolve_source(ep.manual, ep.rule_seed)
-        if notice and notice not in notices and not ep.no_manual:
+        # The manual's reader: the Expert, or the solo player; a scripted one reads the rules.
+        role, reader = ("expert", ep.expert) if ep.expert is not None else ("defuser", ep.defuser)
+        read = not ep.no_manual and reader not in SCRIPTED[role]
+        if notice and notice not in notices and read:
             notices.append(notice)
         episodes.append(ep.model_copy(update={"manual": source}) if source != ep.manual else ep)
     return suite, episodes, notices

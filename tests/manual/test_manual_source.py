@@ -38,9 +38,22 @@ def test_paper_takes_the_imported_manual_under_rule_seed_1_only(tmp_path, monkey
 def test_a_suite_says_once_that_it_reads_the_generated_manual(tmp_path: Path) -> None:
     env = {"PATH": "/usr/bin:/bin", OFFICIAL_ENV: str(tmp_path / "none"), "HOME": str(tmp_path)}
     done = subprocess.run(
-        [GPTNT, "suite", "plan", "single", "--players", "oracle", "--only", "Wires-234,Keypad-234"],
+        [GPTNT, "suite", "plan", "single", "--defuser", "oracle", "--expert",
+         "anthropic:claude-sonnet-4-6", "--only", "Wires-234,Keypad-234"],
         capture_output=True, text=True, timeout=120, env=env, check=False, cwd=tmp_path,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     lines = [line for line in done.stderr.splitlines() if line.startswith("manual: ")]
     assert len(lines) == 1 and "not the official one the paper's Expert read" in lines[0]
+
+
+def test_no_manual_notice_where_no_model_reads_the_manual(tmp_path: Path) -> None:
+    # Review of issue 29: scripted Experts read the rules, not a manual; the notice was noise.
+    env = {"PATH": "/usr/bin:/bin", OFFICIAL_ENV: str(tmp_path / "none"), "HOME": str(tmp_path)}
+    for flags in (["--players", "oracle"], ["--players", "oracle", "--solo"]):
+        done = subprocess.run(
+            [GPTNT, "suite", "plan", "single", *flags, "--only", "Wires-234"],
+            capture_output=True, text=True, timeout=120, env=env, check=False, cwd=tmp_path,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert not [line for line in done.stderr.splitlines() if line.startswith("manual: ")]
