@@ -177,8 +177,8 @@ def _expand(ref: str, selection: Selection) -> tuple[Suite, list[SuiteEpisode], 
     for ep in expand(suite, selection):
         source, notice = resolve_source(ep.manual, ep.rule_seed)
         # The manual's reader: the Expert, or the solo player; a scripted one reads the rules.
-        role, reader = ("expert", ep.expert) if ep.expert is not None else ("defuser", ep.defuser)
-        read = not ep.no_manual and reader not in SCRIPTED[role]
+        scripted = SCRIPTED["expert"] if ep.expert is not None else SCRIPTED["defuser"]
+        read = not ep.no_manual and (ep.expert or ep.defuser) not in scripted
         if notice and notice not in notices and read:
             notices.append(notice)
         episodes.append(ep.model_copy(update={"manual": source}) if source != ep.manual else ep)
