@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from gptnt.diagnostics import contamination, localisation, manual_vqa, sim_vqa
@@ -46,7 +47,7 @@ def build(
     n: int | None = None,
     modules: tuple[str, ...] = MODULE_KINDS,
     cap: int = CAP_PER_MODULE,
-    progress=None,
+    progress: Callable[[str], None] | None = None,
 ) -> list[Path]:
     """Write one dataset folder per task under ``out``; returns their paths."""
     written: list[Path] = []

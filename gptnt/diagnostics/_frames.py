@@ -13,6 +13,7 @@ import hashlib
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -21,7 +22,10 @@ from gptnt.players.scripted import element_marks
 from gptnt.protocol import BombState, Lifecycle, MissionConfig, ModuleState
 from gptnt.rules import Edgework, oracle
 from gptnt.rules.ruleset import Ruleset
-from gptnt.vision import SetOfMarks, build_marks
+from gptnt.vision import Region, SetOfMarks, build_marks
+
+if TYPE_CHECKING:
+    from gptnt.sim.game import Game
 
 CAP_PER_MODULE = 40  # the paper samples up to 40 images per module (G.3)
 MAX_ACTIONS = 40  # per trajectory
@@ -55,13 +59,13 @@ class Shot:
         r, g, b = (int(c) for c in mark.region.colour)
         return r, g, b
 
-    def region(self, element: str):
+    def region(self, element: str) -> Region | None:
         label = self.labels.get(element)
         mark = self.marks.get(label) if label else None
         return mark.region if mark else None
 
 
-def _start(kind: str, seed: int, rules: Ruleset, size: tuple[int, int]):
+def _start(kind: str, seed: int, rules: Ruleset, size: tuple[int, int]) -> Game:
     from gptnt.sim.game import Game
 
     game = Game(
@@ -78,13 +82,13 @@ def _start(kind: str, seed: int, rules: Ruleset, size: tuple[int, int]):
     return game
 
 
-def _click_at(game, marks: SetOfMarks, label: str, action: str = "click") -> None:
+def _click_at(game: Game, marks: SetOfMarks, label: str, action: str = "click") -> None:
     point = marks.click_point(label)
     if point is not None:
         game.action(action, *point)
 
 
-def _shot(game, source: str) -> Shot | None:
+def _shot(game: Game, source: str) -> Shot | None:
     state = game.state()
     module = state.focused
     frames = game.buffer(last=1)
@@ -106,6 +110,7 @@ def trajectory(
     rng = random.Random(f"frames:{kind}:{seed}:{source}")
     history: list[object] = []
     frames = game.buffer(last=1)
+    assert frames.mask is not None  # _start waits for the lights, when every frame has a mask
     marks = build_marks(frames.mask, frames.frames[-1], None)
     if not marks.marks:
         return

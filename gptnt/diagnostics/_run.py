@@ -16,7 +16,7 @@ import re
 import string
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
@@ -26,6 +26,13 @@ from gptnt.diagnostics.localisation import AMBIGUOUS, NONE, score_point, to_pixe
 from gptnt.errors import ConfigError
 from gptnt.players.actions import InteractionMethod
 from gptnt.resources import prompts_dir
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from gptnt.manual import ManualPage
+    from gptnt.players.config import PlayerConfig
+    from gptnt.players.conversation import ChatRequest
 
 PROMPTS = prompts_dir() / "diag"
 _ANSWER = re.compile(r"<answer>\s*(.*?)\s*</answer>", re.DOTALL | re.IGNORECASE)
@@ -203,7 +210,9 @@ class RandomAnswerer:
 class ModelAnswerer:
     """Asks a model through the play backends, with the manual as in play (Manual VQA)."""
 
-    def __init__(self, config, *, manual_pages=(), rule_seed: int = 1) -> None:
+    def __init__(
+        self, config: PlayerConfig, *, manual_pages: Sequence[ManualPage] = (), rule_seed: int = 1
+    ) -> None:
         from gptnt.players.backends import ModelBackend
 
         self.config = config
@@ -222,7 +231,9 @@ class ModelAnswerer:
         return reply.text, meta
 
 
-def build_request(q: Question, spec: RunSpec, dataset: Path, config, pages):
+def build_request(
+    q: Question, spec: RunSpec, dataset: Path, config: PlayerConfig, pages: Sequence[ManualPage]
+) -> ChatRequest:
     """The model input of one question: system prompt, manual (as in play), question, image."""
     from gptnt.players.conversation import Attachment, Conversation
     from gptnt.vision import resize
@@ -262,7 +273,7 @@ def build_request(q: Question, spec: RunSpec, dataset: Path, config, pages):
         from gptnt.protocol import decode_png, encode_png
 
         image = decode_png((dataset / "images" / q.images[role]).read_bytes())
-        png = encode_png(resize(image, tuple(config.image_size)))
+        png = encode_png(resize(image, config.image_size))
         attachments.append(Attachment("The picture:", png))
     return conversation.request(text, attachments)
 
@@ -282,8 +293,8 @@ async def run(
     *,
     concurrency: int = 4,
     limit: int | None = None,
-    on_start=None,
-    on_answer=None,
+    on_start: Callable[[int, int, int], None] | None = None,
+    on_answer: Callable[[Answer], None] | None = None,
 ) -> Path:
     """Ask every question not yet answered in ``out`` (a failed call is asked again); returns
     the answers file. ``on_start(todo, answered, failed)`` is told what is left before the first

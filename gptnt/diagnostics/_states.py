@@ -50,7 +50,7 @@ class Situation:
 
     def solve(
         self, rules: Ruleset, *, strikes: int | None = None, edgework: Edgework | None = None
-    ):
+    ) -> list[Step]:
         """The oracle's steps here, optionally with other strikes or edgework."""
         return oracle.solve(
             self.module,

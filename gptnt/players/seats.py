@@ -33,6 +33,7 @@ from gptnt.players.providers import BASE_URL_ENV, env_base_url
 from gptnt.protocol import Mode, Role
 
 if TYPE_CHECKING:
+    from gptnt.manual import Manual, ManualPage
     from gptnt.players.policy import Policy
 
 SCRIPTED_NAMES: dict[Role, tuple[str, ...]] = {
@@ -215,7 +216,7 @@ def build_policy(
     from gptnt.players.model import ModelPolicy
 
     assert choice.config is not None and choice.seat is not None
-    pages = ()
+    pages: tuple[ManualPage, ...] = ()
     if choice.manual is not None:
         manual = _load_manual(choice.manual, choice.rule_seed)
         if choice.manual_identity and manual.identity != choice.manual_identity:
@@ -278,7 +279,7 @@ def _with_endpoint(config: PlayerConfig, base_url: str | None, flag: str) -> Pla
         raise PlayerConfigError(f"{where}: {first_problem(err, whole='config')}") from None
 
 
-def _load_manual(source: str, rule_seed: int):
+def _load_manual(source: str, rule_seed: int) -> Manual:
     """The manual (``ConfigError`` naming ``manual=`` and the fix when it cannot be read)."""
     from gptnt.manual import load_manual
 

@@ -8,7 +8,7 @@ of their names (``Wires``, ``The Button``, ``BigButton``), mission ids (``Wires-
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -125,7 +125,9 @@ def expand(suite: Suite, selection: Selection | None = None) -> list[SuiteEpisod
     return episodes[: sel.limit] if sel.limit is not None else episodes
 
 
-def _only_filter(only: Sequence[str], missions: list[Mission], pairs: list[tuple[str, str | None]]):  # fmt: skip
+def _only_filter(
+    only: Sequence[str], missions: list[Mission], pairs: list[tuple[str, str | None]]
+) -> Callable[[Mission, str, str | None], bool]:
     modules = {m.config.components[0] for m in missions if m.kind == "single"} | {
         c for m in missions for c in m.config.components
     }
