@@ -15,6 +15,8 @@ import typer
 from gptnt.cli.config import ConfigFile
 
 if TYPE_CHECKING:
+    from rich.table import Table
+
     from gptnt.records import Summary, TurnEvent
     from gptnt.services.manager import EpisodeSpec
 
@@ -91,7 +93,7 @@ def _cells(s: Summary) -> dict[str, str]:
     }
 
 
-def result_table(summaries: list[Summary]):
+def result_table(summaries: list[Summary]) -> Table:
     """Episode results as a rich table: one row per episode, or field/value for just one."""
     from rich.table import Table
 

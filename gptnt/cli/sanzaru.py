@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+
+if TYPE_CHECKING:
+    from gptnt.sanzaru import Judgement, SanzaruRole, Summary, Team
 
 THINKING_ON_TOKENS = 4096
 TEAM_HELP = "'oracle', 'random', or a player config / YAML / provider:model for every role"
@@ -25,7 +28,7 @@ ORDER_HELP = (
 )
 
 
-def _order(order: str):
+def _order(order: str) -> tuple[SanzaruRole, ...]:
     from gptnt.errors import ConfigError
     from gptnt.sanzaru import TURN_ORDERS
 
@@ -35,7 +38,7 @@ def _order(order: str):
     return by_initials[order]
 
 
-def _team(team: str, hints: str, solo: bool, thinking: str | None, order: str = "dmb"):
+def _team(team: str, hints: str, solo: bool, thinking: str | None, order: str = "dmb") -> Team:
     from gptnt.errors import ConfigError
     from gptnt.sanzaru import HINTS, Team
 
@@ -124,7 +127,7 @@ def suite(
     console = make_console(stderr=True)
     done = {"n": 0, "defused": 0}
 
-    def tick(summary) -> None:
+    def tick(summary: Summary) -> None:
         done["n"] += 1
         done["defused"] += summary.outcome == "defused"
         if done["n"] % 10 == 0:
@@ -233,7 +236,7 @@ def judge(
     config = load_player_config(player)
     check_endpoint(config)
 
-    def tick(j) -> None:
+    def tick(j: Judgement) -> None:
         verdict = j.mode if j.mode else f"not judged ({j.failure})"
         typer.echo(f"{j.episode_id}: heuristic {j.heuristic} → {verdict}")
 

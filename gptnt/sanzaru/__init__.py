@@ -9,7 +9,7 @@ failure coding of every loss from the record. See ``docs/sanzaru.md``.
 
 from gptnt.sanzaru._bomb import FAMILIES, Bomb, Variant, generate, instances, variant, variants
 from gptnt.sanzaru._coding import FAILURE_MODES, FLAGS, STAGES, Coded, code_loss
-from gptnt.sanzaru._game import TURN_ORDERS, Referee
+from gptnt.sanzaru._game import TURN_ORDERS, Referee, SanzaruRole
 from gptnt.sanzaru._judge import Judgement, judge
 from gptnt.sanzaru._report import ENDINGS
 from gptnt.sanzaru._report import figures as report_figures
@@ -29,6 +29,7 @@ __all__ = [
     "Coded",
     "Judgement",
     "Referee",
+    "SanzaruRole",
     "Summary",
     "Team",
     "Variant",

@@ -17,11 +17,14 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gptnt.sanzaru._coding import FAILURE_MODES
 from gptnt.sanzaru._run import Summary, read_episode_events, summaries_under, write_summary
 from gptnt.sanzaru._teams import PROMPTS
+
+if TYPE_CHECKING:
+    from gptnt.players.config import PlayerConfig
 
 _MODE = re.compile(r"<mode>\s*([a-z_]+)\s*</mode>", re.IGNORECASE)
 _RAW_CAP = 2000  # characters of one reply kept in the transcript
@@ -73,7 +76,7 @@ def taxonomy() -> str:
 
 async def judge(
     run: Path,
-    config,  # gptnt.players.config.PlayerConfig
+    config: PlayerConfig,
     *,
     concurrency: int = 4,
     on_done: Callable[[Judgement], None] | None = None,

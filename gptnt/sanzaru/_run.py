@@ -21,7 +21,7 @@ import asyncio
 import json
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -322,7 +322,7 @@ async def suite(
     instances: int = 3,
     repeats: int = 3,
     concurrency: int = 4,
-    on_done=None,
+    on_done: Callable[[Summary], None] | None = None,
 ) -> list[Summary]:
     """Every (variant, instance, repeat); keys the ledger of ``out`` calls finished are kept, a
     crashed one is played again as its next attempt. Holds ``out``'s writer lock

@@ -13,13 +13,16 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from string import Template
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from gptnt.records import FailedCall
 from gptnt.resources import prompts_dir
 from gptnt.sanzaru._bomb import Bomb
 from gptnt.sanzaru._game import TURN_ORDERS, Delivery, SanzaruRole
 from gptnt.sanzaru._symbols import NAME_OF, NAMES, alphabet_text
+
+if TYPE_CHECKING:
+    from gptnt.players.config import PlayerConfig
 
 Hints = Literal["none", "weak", "strong", "playbook"]
 HINTS: tuple[Hints, ...] = ("none", "weak", "strong", "playbook")
@@ -277,7 +280,8 @@ def system_prompt(
 class ModelAgent:
     """One role played by a model: its history as delivered, its own replies, a window."""
 
-    def __init__(self, role: SanzaruRole, config, hints: Hints, history: int | None = None,
+    def __init__(self, role: SanzaruRole, config: PlayerConfig, hints: Hints,
+                 history: int | None = None,
                  order: tuple[SanzaruRole, ...] = TURN_ORDERS[0]) -> None:  # fmt: skip
         from gptnt.players.backends import ModelBackend
 
