@@ -129,7 +129,7 @@ def outcomes(episodes: Sequence[RecordedEpisode]) -> Table:
     """Tables 2–3: per mission, pairing and mode, the outcome icons with module bullets."""
     rows = []
 
-    def key(e):
+    def key(e: RecordedEpisode) -> tuple[str, str, str]:
         return (e.mission_id, e.pairing, e.mode)
 
     for (mission, pairing, mode), group in _group(episodes, key).items():
@@ -181,7 +181,7 @@ def failure_split(episodes: Sequence[RecordedEpisode]) -> Table:
     """Appendix M: how the unsolved episodes ended (timeout or strikeout)."""
     rows = []
 
-    def kind(e):
+    def kind(e: RecordedEpisode) -> str:
         return "single" if _single(e) else "multi"
 
     for (pairing, mode, missions), group in _group(
@@ -237,7 +237,7 @@ def marginals(episodes: Sequence[RecordedEpisode]) -> Table:
     for role in ROLES:
         other = "expert" if role == "defuser" else "defuser"
 
-        def key(e, r=role):
+        def key(e: RecordedEpisode, r: Role = role) -> tuple[str, str]:
             return (getattr(e, r) + e.condition, e.mode)
 
         for (player, mode), group in _group(episodes, key).items():
