@@ -27,7 +27,7 @@ from distributed import Worker, get_worker
 
 from gptnt import telemetry
 from gptnt.records import TurnEvent, pack
-from gptnt.services.manager._episode import Episode, Interrupt, traced
+from gptnt.services.manager._episode import Episode, Interrupt, OnTurn, traced
 from gptnt.services.manager.api import EpisodeSettings, EpisodeSpec
 
 log = logging.getLogger(__name__)
@@ -107,7 +107,7 @@ def play_on_host(run: str, spec: EpisodeSpec, settings: EpisodeSettings,
 
 
 async def _play(run: str, spec: EpisodeSpec, settings: EpisodeSettings, admin_url: str,
-                staging: Path, on_turn: object) -> Path:  # fmt: skip
+                staging: Path, on_turn: OnTurn) -> Path:  # fmt: skip
     interrupt = Interrupt()
 
     async def watch() -> None:
@@ -116,7 +116,7 @@ async def _play(run: str, spec: EpisodeSpec, settings: EpisodeSettings, admin_ur
         interrupt.set(why)
 
     episode = Episode(spec, settings, admin_url=admin_url, run_dir=staging,
-                      on_turn=on_turn, interrupt=interrupt)  # type: ignore[arg-type]  # fmt: skip
+                      on_turn=on_turn, interrupt=interrupt)  # fmt: skip
     watcher = asyncio.create_task(watch())
     try:
         await traced(episode)
