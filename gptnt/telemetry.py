@@ -20,7 +20,8 @@ processes), ``chat <model>`` (a model call, with the GenAI semantic-convention a
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from typing import Any
 
@@ -49,7 +50,10 @@ def start(service: str) -> bool:
     from opentelemetry.sdk.trace.export import BatchSpanProcessor
 
     name = os.environ.get("OTEL_SERVICE_NAME") or service
-    provider = TracerProvider(resource=Resource.create({SERVICE_NAME: name}))
+    # no exit hook: ``stop`` ends it, bounded (the SDK's hook waits up to 30 s on a collector)
+    provider = TracerProvider(
+        resource=Resource.create({SERVICE_NAME: name}), shutdown_on_exit=False
+    )
     provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter()))
     _provider = provider
     return True
@@ -60,18 +64,29 @@ def stop() -> None:
     global _provider
     provider, _provider = _provider, None
     if provider is not None:
-        provider.shutdown()
+        _bounded(provider.shutdown)
 
 
 FLUSH_MS = 5000
-"""The longest ``flush`` waits for the exporter (a collector that does not answer)."""
+"""The longest ``flush`` or ``stop`` waits for the exporter (a collector that does not answer):
+what is not sent by then is dropped."""
 
 
 def flush() -> None:
     """Send what is buffered now, waiting at most ``FLUSH_MS`` (a long-lived process, e.g. a
     suite's worker, after each episode: it may be ended without ``stop``)."""
     if _provider is not None:
-        _provider.force_flush(timeout_millis=FLUSH_MS)
+        _bounded(_provider.force_flush)
+
+
+def _bounded(work: Callable[[], object]) -> None:
+    """Run ``work`` (the SDK's flush or shutdown) in a daemon thread, waiting at most
+    ``FLUSH_MS``: the SDK's force_flush does not keep its timeout (each batch waits the
+    exporter's, 10 s by default, on a collector that never answers), and a trace must never
+    hold an episode."""
+    thread = threading.Thread(target=work, name="gptnt-otel-flush", daemon=True)
+    thread.start()
+    thread.join(FLUSH_MS / 1000)
 
 
 @contextmanager

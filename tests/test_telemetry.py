@@ -166,3 +166,50 @@ def test_a_suite_played_by_separate_processes_is_one_trace_one_tree_per_episode(
         assert len(serve) == turns and {s["service"] for s in serve} == {"gptnt-player"}
         games = [s for s in tree if s["name"].startswith("game /")]
         assert games and {s["service"] for s in games} == {"gptnt-game"}
+
+
+def test_a_collector_that_never_answers_holds_no_flush_or_stop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A collector that takes the connection and never answers (a hung Tempo, a firewall that
+    drops): ``flush`` (after each of a suite's episodes) and ``stop`` (a run's end) return while
+    it still holds the export, so no episode waits on it. The SDK's own flush ignores its
+    timeout, and its shutdown waits 30 s."""
+    import socket
+    import threading
+
+    held: list[socket.socket] = []
+    release = threading.Event()
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def accept() -> None:
+        listener.settimeout(0.2)
+        while not release.is_set():
+            try:
+                held.append(listener.accept()[0])
+            except TimeoutError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    monkeypatch.setattr(telemetry, "FLUSH_MS", 300)
+    monkeypatch.setenv(
+        "OTEL_EXPORTER_OTLP_ENDPOINT", f"http://127.0.0.1:{listener.getsockname()[1]}"
+    )
+    monkeypatch.setenv("OTEL_EXPORTER_OTLP_TIMEOUT", "600")  # the exporter alone would wait
+    try:
+        assert telemetry.start("gptnt-test")
+        for n in range(1200):  # three batches of the SDK's 512
+            with telemetry.span("x", gptnt__n=n):
+                pass
+        telemetry.flush()
+        assert held and not release.is_set()  # returned with the export still held
+        telemetry.stop()
+        assert not release.is_set()
+    finally:
+        release.set()
+        thread.join()
+        for conn in held:
+            conn.close()
+        listener.close()
+        telemetry.stop()
