@@ -186,3 +186,17 @@ def test_a_packaged_model_is_recorded_with_its_identity_and_mapped(name: str) ->
     assert caps.enable_nobf_generation is config.execution_feedback
     assert caps.interaction_location_method == "set-of-marks" and caps.coordinate_mode is None
     assert identity(info) == config.identity
+
+
+def test_a_bundle_with_a_mission_played_twice_does_not_check(bundle: Path, tmp_path: Path) -> None:
+    """``--check`` refuses what the build refuses: the same mission and pairing twice (a
+    retry left in, or a row copied to weigh a win twice), as GPTNT's coverage check does."""
+    import pyarrow as pa
+    from pyarrow import parquet as pq
+
+    copy = tmp_path / bundle.name
+    shutil.copytree(bundle, copy)
+    rows = pq.read_table(copy / PAYLOAD).to_pylist()
+    pq.write_table(pa.Table.from_pylist(rows + rows), copy / PAYLOAD)
+    done = _gptnt("submission", "--check", str(copy))
+    _one_line(done, "more than once", rows[0]["mission_key"])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -128,6 +129,10 @@ def bundle_problems(
     played = {x.expert_capability_fingerprint for x in experiments if x.expert_capabilities}
     if experts != played:
         problems.append("the manifest's Experts are not the payload's")
+    played_twice = _played_twice(experiments)
+    if played_twice:
+        problems.append(f"played more than once (one run per mission and pairing): "
+                        f"{', '.join(played_twice)}")  # fmt: skip
     if any(not x.is_valid for x in experiments):
         problems.append("an experiment did not end cleanly (crashed or unfinished)")
     measured = manifest.measured
@@ -135,3 +140,13 @@ def bundle_problems(
            for x in experiments):  # fmt: skip
         problems.append(f"an experiment is not from {measured.target}")
     return problems
+
+
+def _played_twice(experiments: list[SubmissionExperiment]) -> list[str]:
+    """Each (Defuser, Expert, mission) played more than once, as ``defuser + expert on key``."""
+    counts = Counter((x.defuser_capability_fingerprint, x.expert_capability_fingerprint,
+                      x.mission_key) for x in experiments)  # fmt: skip
+    names = {(x.defuser_capability_fingerprint, x.expert_capability_fingerprint, x.mission_key):
+             f"{x.defuser_name} + {x.expert_name or 'solo'} on {x.mission_key}"
+             for x in experiments}  # fmt: skip
+    return sorted(names[key] for key, n in counts.items() if n > 1)
