@@ -39,6 +39,56 @@ __all__ = [
 ]
 
 
+# ----------------------------------------------------------------------------- argument types
+
+
+def _expect(name: str, value: object, kinds: tuple[type, ...] | str, fix: str) -> None:
+    """``ConfigError`` naming the argument ``name`` unless ``value`` is one of ``kinds`` (``bool``
+    is never a whole number here; ``"callable"``: a function). A notebook passes what it has
+    (``3`` for ``"3"``); the types are checked before anything else reads them."""
+    if kinds == "callable":
+        ok = callable(value)
+    else:
+        assert isinstance(kinds, tuple)
+        ok = isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds)
+    if not ok:
+        raise _wrong(name, value, fix)
+
+
+def _wrong(name: str, value: object, fix: str) -> Exception:
+    from gptnt.errors import ConfigError
+
+    if value is None:
+        return ConfigError(f"{name}: None; {fix}")
+    shown = repr(value) if isinstance(value, str | int | float | Path) else ""
+    kind = type(value).__name__
+    what = f"{shown} is a{'n' if kind[0] in 'aeiou' else ''} {kind}" if shown else f"a {kind}"
+    return ConfigError(f"{name}: {what}; {fix}")
+
+
+def _expect_episode_options(mission: object, options: Mapping[str, object]) -> None:
+    from gptnt.config import Layered
+
+    _expect("mission", mission, (str,), "give a mission id as text, e.g. '3' or 'Wires-234'")
+    text = (str,)
+    for name in ("defuser", "expert", "defuser_base_url", "expert_base_url", "solo", "latency",
+                 "clock"):  # fmt: skip
+        if options.get(name) is not None:
+            _expect(name, options[name], text, "give it as text")
+    if options.get("settings") is not None:
+        _expect("settings", options["settings"], (Mapping,),
+                "give a mapping of dotted keys, e.g. {'records.out': 'runs'}")  # fmt: skip
+    if options.get("config") is not None:
+        _expect("config", options["config"], (Path, str, Layered),
+                "give a YAML file's path or a gptnt.config.Layered")  # fmt: skip
+    if options.get("pools") is not None:
+        _expect("pools", options["pools"], (Path, str), "give a folder's path")
+    _expect("no_manual", options.get("no_manual", False), (bool,), "give True or False")
+    for name in ("on_start", "on_turn"):
+        if options.get(name) is not None:
+            _expect(name, options[name], "callable", "give a function")
+
+
 @dataclass(frozen=True)
 class Starting:
     """What an episode is about to play (handed to ``on_start`` before any service starts)."""
@@ -110,6 +160,7 @@ async def run_episode_async(
     from gptnt.services.bus import redis_url as resolve_redis
     from gptnt.services.manager import Interrupt, play_episode
 
+    _expect_episode_options(mission, options)
     o = options
     urls = {"defuser_base_url": o.get("defuser_base_url"),
             "expert_base_url": o.get("expert_base_url")}  # fmt: skip
@@ -242,7 +293,10 @@ def _layered(
             names[f"players.{role}"] = f"argument {role}"
     if isinstance(config, Layered):
         if flags:
-            raise ValueError("give settings and players inside the Layered config, or pass a path")
+            from gptnt.errors import ConfigError
+
+            raise ConfigError("config: a Layered config takes no settings, defuser or expert "
+                              "beside it; give them inside it, or pass a YAML path")  # fmt: skip
         return config
     return load_config(config, flags=flags, flag_names=names)
 
@@ -268,6 +322,9 @@ def replay_episode(
     fork. The branch is written to ``out`` (default: the parent's run directory). Bad input
     raises ``ConfigError`` before anything starts."""
     import asyncio
+
+    _expect("episode", episode, (Path, str), "give the recorded episode's folder")
+    _expect("from_turn", from_turn, (int,), "give a turn number, e.g. 2")
 
     from gptnt.errors import ConfigError
     from gptnt.records import RunLock
@@ -354,6 +411,9 @@ def run_baseline(
     ``records.out``. Returns the missions played and every episode's summary."""
     import os
 
+    for name, value in (("repeats", repeats), ("workers", workers), ("fresh_bombs", fresh_bombs)):
+        _expect(name, value, (int,), "give a whole number")
+
     from gptnt.errors import ConfigError
     from gptnt.missions import fresh_missions, load_missions
     from gptnt.preflight import use_rule_seed
@@ -389,4 +449,13 @@ def load_records(runs: Iterable[Path | str]) -> list[Run]:
     them (summaries, turns, ledgers), for tables of your own (``gptnt.analysis``)."""
     from gptnt.analysis import load_runs
 
-    return load_runs([Path(r) for r in runs])
+    fix = "give a list of run directories, e.g. [Path('runs/my-run')]"
+    if isinstance(runs, str | Path):
+        from gptnt.errors import ConfigError
+
+        raise ConfigError(f"runs: {runs!r} is one {type(runs).__name__}; {fix}")
+    _expect("runs", runs, (Iterable,), fix)
+    folders = list(runs)
+    for folder in folders:
+        _expect("runs", folder, (Path, str), "give a run directory's path")
+    return load_runs([Path(r) for r in folders])
