@@ -24,7 +24,6 @@ import logging
 import os
 import shutil
 import signal
-import tempfile
 import threading
 import time
 import uuid
@@ -73,9 +72,17 @@ log = logging.getLogger(__name__)
 WORKER_TTL = "20s"
 """A worker not heard from for this long is lost (a cut host): the scheduler checks every
 ``worker-ttl``, so such a loss is noticed within twice this; a killed process at once."""
+LOCAL_WORKER_TTL = "300s"
+"""The same for the suite's own local cluster, whose workers are processes of this host: one that
+dies drops its connection at once (there is no network to cut), so the ttl only ever catches a
+worker that stopped answering, and on a loaded host that is the machine, not a loss. With 20 s,
+a worker whose heartbeats stall for longer (SIGSTOP, or starved at load 15 on 2 cores) is
+restarted by the scheduler through its nanny and its attempt recorded ``crashed: worker lost``
+(``tests/integration/test_suites_run.py``). Long, not off: a truly frozen local worker is still
+lost in bounded time (within twice this)."""
 CLUSTER_CONFIG = {
     "distributed.scheduler.allowed-failures": 0,  # a lost task is the suite's to retry
-    "distributed.scheduler.worker-ttl": WORKER_TTL,
+    "distributed.scheduler.worker-ttl": LOCAL_WORKER_TTL,
     "distributed.worker.daemon": False,  # an episode's services are child processes
 }
 SCHEDULER_ENV = {
@@ -83,7 +90,10 @@ SCHEDULER_ENV = {
     "DASK_DISTRIBUTED__SCHEDULER__WORKER_TTL": WORKER_TTL,
 }
 """The environment of a scheduler started on its own (``dask scheduler``) for suites: the
-same policy as ``CLUSTER_CONFIG`` (docs/suites.md, docker-compose.yml)."""
+same policy as ``CLUSTER_CONFIG``, but with ``WORKER_TTL``: a fleet's host can be cut off
+(docs/suites.md, docker-compose.yml)."""
+STAGING = ".staging"
+"""The local cluster's folder in the run directory (``_cluster``); only while the suite runs."""
 _TICK_S = 0.5  # wall seconds between the suite's looks at its futures
 _FLEET_EVERY_S = 1.0  # wall seconds between rewrites of fleet.json
 _DRAIN_S = 120.0  # wall seconds the episodes in flight may take to end once stopped (bounded)
@@ -219,7 +229,7 @@ def _run(run_dir: Path, specs: list[EpisodeSpec], settings: EpisodeSettings, sui
         telemetry.span("suite", gptnt__suite=suite, gptnt__run=run_dir.name,
                        gptnt__episodes=len(todo)),
         _signals() as stop,
-        _cluster(scheduler, games, redis_url) as (client, where, local),
+        _cluster(scheduler, games, redis_url, run_dir / STAGING) as (client, where, local),
     ):  # fmt: skip
         played = _Played(client, run_dir, settings, local, where, progress, retries + 1,
                          len(specs), telemetry.carrier())  # fmt: skip
@@ -291,10 +301,13 @@ def _descendants(pid: int) -> list[int]:
 
 
 @contextlib.contextmanager
-def _cluster(scheduler: str | None, games: int,
-             redis_url: str | None) -> Iterator[tuple[Client, str, GameHost | None]]:  # fmt: skip
+def _cluster(scheduler: str | None, games: int, redis_url: str | None,
+             staging: Path) -> Iterator[tuple[Client, str, GameHost | None]]:  # fmt: skip
     """A client of the cluster at ``scheduler`` (checked to leave lost tasks to the suite), or
-    of a local cluster of ``games`` worker processes whose games meet on the suite's Redis."""
+    of a local cluster of ``games`` worker processes whose games meet on the suite's Redis and
+    which stage their records, and keep Dask's scratch files, in ``staging``: inside the run
+    directory, so that a killed suite leaves nothing elsewhere; what one left, this run (the
+    lock's holder) removes first."""
     if scheduler is not None:
         client = _connect(scheduler)
         try:
@@ -304,8 +317,10 @@ def _cluster(scheduler: str | None, games: int,
         return
     with contextlib.ExitStack() as stack:
         url = stack.enter_context(resolve_redis(redis_url))
-        staging = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="gptnt-staging-")))
-        stack.enter_context(dask.config.set(CLUSTER_CONFIG))
+        shutil.rmtree(staging, ignore_errors=True)
+        staging.mkdir(parents=True)
+        stack.callback(shutil.rmtree, staging, ignore_errors=True)
+        stack.enter_context(dask.config.set({**CLUSTER_CONFIG, "temporary-directory": str(staging)}))
         # A Ctrl-C reaches the whole process group: the workers leave it to the suite, which
         # ends their episodes in flight cleanly (they inherit SIGINT ignored).
         before = signal.signal(signal.SIGINT, signal.SIG_IGN) if _main_thread() else None

@@ -3,6 +3,7 @@ solo, no-manual and parametric time-limit suites, and progress lines when piped.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 from pathlib import Path
@@ -187,3 +188,64 @@ def _alive(pid: int) -> bool:
     except (OSError, StopIteration):
         return False
     return "zombie" not in state
+
+
+@pytest.mark.slow
+def test_a_local_worker_that_stalls_longer_than_the_fleet_ttl_is_not_lost(tmp_path: Path) -> None:
+    """A local worker whose process makes no progress for 45 s (SIGSTOP: what a loaded machine
+    does to a heartbeat, seen at load 15 on 2 cores) is not a lost host: its attempt finishes as
+    attempt 1, no ``crashed: worker lost`` and no retry. (With the fleet's ``worker-ttl`` of
+    20 s, checked every 20 s, a 45 s stall always restarted the worker: the resume losses of
+    the double Ctrl-C test.)"""
+    import signal
+    import time
+
+    from gptnt.records import read_fleet
+
+    env = {k: v for k, v in os.environ.items() if k != "GPTNT_REDIS_URL"}
+    suite = subprocess.Popen(
+        [*GPTNT, "suite", "run", "solo-no-manual", "--only", "Wires-234", "--games", "1",
+         "--launch", "task", "--run", "stalled", "--out", str(tmp_path), "--retries", "0"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    run_dir = tmp_path / "stalled"
+    deadline = time.monotonic() + 240
+    worker = 0
+    while time.monotonic() < deadline and suite.poll() is None and not worker:
+        fleet = read_fleet(run_dir)
+        if fleet is not None and fleet.in_flight:
+            worker = int(fleet.in_flight[0].worker.rsplit("-", 1)[1])
+        time.sleep(0.2)
+    assert worker, "no episode started"
+    os.kill(worker, signal.SIGSTOP)
+    try:
+        time.sleep(45)
+    finally:
+        with contextlib.suppress(ProcessLookupError):  # gone: the scheduler restarted it
+            os.kill(worker, signal.SIGCONT)
+    _, stderr = suite.communicate(timeout=300)
+    entries = list(Ledger(run_dir).entries())
+    assert [(e.attempt, e.status) for e in entries] == [(1, "finished")], (entries, stderr)
+    assert suite.returncode == 0, stderr
+
+
+@pytest.mark.slow
+def test_a_local_suite_writes_nothing_outside_its_run_directory(tmp_path: Path) -> None:
+    """The local cluster stages its records inside the run directory, not in the system's
+    temporary folder: a suite killed with SIGKILL (or a second Ctrl-C) cannot leave a staging
+    folder behind there, and what a killed run left in the run directory the next run removes."""
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    run_dir = tmp_path / "out" / "clean"
+    (run_dir / ".staging" / "clean" / "left-by-a-killed-run").mkdir(parents=True)
+    env = {k: v for k, v in os.environ.items() if k != "GPTNT_REDIS_URL"}
+    done = subprocess.run(
+        [*GPTNT, "suite", "run", "solo-no-manual", "--only", "Wires-234", "--games", "1",
+         "--launch", "task", "--run", "clean", "--out", str(tmp_path / "out")],
+        env={**env, "TMPDIR": str(scratch)}, capture_output=True, text=True, timeout=300,
+        check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert [(e.attempt, e.status) for e in Ledger(run_dir).entries()] == [(1, "finished")]
+    assert not list(scratch.iterdir()), list(scratch.iterdir())
+    assert not (run_dir / ".staging").exists()
