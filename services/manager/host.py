@@ -35,8 +35,9 @@ log = logging.getLogger(__name__)
 GAME = "game"
 """The Dask resource of one game slot: every episode task needs one."""
 START_TOPIC = "gptnt-start"
-"""Dask event topic: an attempt started on a host (run, key, attempt, host, name, at; the
-scheduler adds the worker's address as ``worker``)."""
+"""Dask event topic: an attempt started on a host (run, key, attempt, host, name, at: the host's
+clock, which the suite's fleet view does not trust; the scheduler adds the worker's address as
+``worker``)."""
 TURN_TOPIC = "gptnt-turn"
 """Dask event topic: a turn ended, with what it cost (run, key, cost)."""
 ALL_RUNS = "*"

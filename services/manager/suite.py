@@ -320,7 +320,9 @@ def _cluster(scheduler: str | None, games: int, redis_url: str | None,
         shutil.rmtree(staging, ignore_errors=True)
         staging.mkdir(parents=True)
         stack.callback(shutil.rmtree, staging, ignore_errors=True)
-        stack.enter_context(dask.config.set({**CLUSTER_CONFIG, "temporary-directory": str(staging)}))
+        stack.enter_context(
+            dask.config.set({**CLUSTER_CONFIG, "temporary-directory": str(staging)})
+        )
         # A Ctrl-C reaches the whole process group: the workers leave it to the suite, which
         # ends their episodes in flight cleanly (they inherit SIGINT ignored).
         before = signal.signal(signal.SIGINT, signal.SIG_IGN) if _main_thread() else None
@@ -404,8 +406,10 @@ class _Played:
         msg = event[1]
         if msg.get("run") != self.name:
             return
+        # Timed by this clock, not the host's (which may be off by any amount): the event
+        # reaches the suite within a tick of the start.
         flight = InFlight(key=str(msg["key"]), attempt=int(msg["attempt"]), host=str(msg["host"]),
-                          worker=str(msg["name"]), started_at=float(msg["at"]))  # fmt: skip
+                          worker=str(msg["name"]), started_at=time.time())  # fmt: skip
         with self.lock:
             self.started[(flight.key, flight.attempt)] = flight
 
