@@ -128,11 +128,8 @@ def test_a_second_ctrl_c_stops_at_once_and_the_run_still_resumes(tmp_path: Path)
     from gptnt.records import read_fleet
 
     env = {k: v for k, v in os.environ.items() if k != "GPTNT_REDIS_URL"}
-    # --retries 4: a local worker lost on a loaded machine is a retried attempt (seen twice
-    # here under load), not what this test is about.
     command = [*GPTNT, "suite", "run", "multi", "--limit", "2", "--modes", "sync", "--games",
-               "2", "--launch", "process", "--run", "twice", "--out", str(tmp_path),
-               "--retries", "4"]  # fmt: skip
+               "2", "--launch", "process", "--run", "twice", "--out", str(tmp_path)]  # fmt: skip
     suite = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              text=True, start_new_session=True)  # fmt: skip
     run_dir = tmp_path / "twice"
