@@ -382,7 +382,11 @@ class _Played:
                  episodes: int, traceparent: str | None = None) -> None:  # fmt: skip
         self.client = client
         self.run_dir = run_dir
-        self.name = run_dir.name
+        # This suite's run on the cluster: the run's name and a mark of this invocation, so that
+        # its stop, its events and its staging on the workers are its own. By name alone, a
+        # Ctrl-C stayed on every long-lived worker for the next suite of that name (a resume):
+        # each of its tasks came back unplayed, for ever; two suites of one name mixed events.
+        self.name = f"{run_dir.name}-{uuid.uuid4().hex[:8]}"
         self.ledger = Ledger(run_dir)
         self.settings = settings
         self.local = local

@@ -199,8 +199,10 @@ def test_a_frozen_hosts_episode_is_played_again_by_another_worker(tmp_path: Path
     assert outcome[0].progress.counts["crashed"] == 1
     # Played again by host a, which staged it; host b (frozen) staged nothing of attempt 2.
     retry = f"{frozen['key']}-a2"
-    assert (hosts["host-a"] / "staging" / "cut" / "episodes" / retry / "summary.json").is_file()
-    assert not (hosts["host-b"] / "staging" / "cut" / "episodes" / retry).exists()
+    assert (
+        hosts["host-a"] / "staging" / str(frozen["run"]) / "episodes" / retry / "summary.json"
+    ).is_file()
+    assert not (hosts["host-b"] / "staging" / str(frozen["run"]) / "episodes" / retry).exists()
     lost_after = attempts[0].at - float(frozen["at"])  # type: ignore[arg-type]
     played_after = attempts[1].at - float(frozen["at"])  # type: ignore[arg-type]
     print(f"frozen host: loss recorded {lost_after:.1f} s, retry finished {played_after:.1f} s "

@@ -41,7 +41,8 @@ def test_a_remote_workers_records_reach_the_run_and_are_not_replayed(tmp_path: P
             worker.terminate()
             worker.communicate(timeout=60)
     assert worker.returncode == 130  # SIGTERM: interrupted, as documented
-    played_elsewhere = list((elsewhere / "staging" / "multi" / "episodes").glob("*"))
+    # Staged per suite invocation (the run's name and a mark): ``staging/multi-<hex>``.
+    played_elsewhere = list((elsewhere / "staging").glob("multi-*/episodes/*"))
     assert played_elsewhere, "the remote worker played nothing"
     run_dir = tmp_path / "runs" / "multi"
     ledger = Ledger(run_dir)
@@ -81,3 +82,48 @@ def test_two_workers_never_share_a_staging_directory(tmp_path: Path) -> None:
     assert f"pid {first.pid}" in lines[0] and second.stdout == ""
     assert first.returncode == 130, first_err
     assert not lock.exists()
+
+
+@pytest.mark.slow
+def test_a_suite_stopped_with_ctrl_c_resumes_on_the_same_workers(tmp_path: Path) -> None:
+    """SIGINT to a suite stops its episodes on every worker; a rerun of the same command on the
+    same (long-lived) ``gptnt worker`` plays the rest. The stop is the stopped suite's alone: it
+    must not stay on the worker for the next suite of that run name (which then got every task
+    back unplayed, for ever)."""
+    import signal
+    import time
+
+    from gptnt.records import read_fleet
+
+    elsewhere = tmp_path / "other-host"
+    elsewhere.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "GPTNT_REDIS_URL"}
+    with dask_scheduler() as scheduler:
+        worker = subprocess.Popen(
+            [*GPTNT, "worker", "--scheduler", scheduler, "--out", "staging"], cwd=elsewhere,
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        try:
+            suite = [*GPTNT, "suite", "run", "single", "--only", "Wires-234,Keypad-286",
+                     "--modes", "sync", "--launch", "task", "--run", "again",
+                     "--out", str(tmp_path / "runs"), "--scheduler", scheduler]  # fmt: skip
+            first = subprocess.Popen(suite, env=env, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True)  # fmt: skip
+            run_dir = tmp_path / "runs" / "again"
+            deadline = time.monotonic() + 240
+            while time.monotonic() < deadline and first.poll() is None:
+                fleet = read_fleet(run_dir)
+                if fleet is not None and fleet.in_flight:
+                    break
+                time.sleep(0.2)
+            first.send_signal(signal.SIGINT)
+            _, first_err = first.communicate(timeout=240)
+            assert first.returncode == 130, first_err
+            again = subprocess.run(suite, env=env, capture_output=True, text=True, timeout=240,
+                                   check=False)  # fmt: skip
+        finally:
+            worker.terminate()
+            worker.communicate(timeout=60)
+    assert again.returncode == 0, again.stderr[-3000:]
+    latest = Ledger(run_dir).latest()
+    assert len(latest) == 2 and {e.status for e in latest.values()} == {"finished"}, latest
