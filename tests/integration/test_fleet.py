@@ -170,7 +170,9 @@ def test_a_frozen_hosts_episode_is_played_again_by_another_worker(tmp_path: Path
             msg = event[1]
             if not frozen and str(msg["name"]).endswith(f"-{victim.pid}"):
                 os.killpg(victim.pid, signal.SIGSTOP)
-                frozen.update(at=time.time(), key=msg["key"], attempt=msg["attempt"])
+                frozen.update(
+                    at=time.time(), key=msg["key"], attempt=msg["attempt"], run=msg["run"]
+                )
 
         try:
             with Client(scheduler, timeout=30) as watcher:
