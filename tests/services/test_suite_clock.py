@@ -22,7 +22,7 @@ def test_an_attempt_in_flight_is_timed_by_the_suites_clock_not_the_hosts(tmp_pat
                      Progress(total=1), park_after=3, episodes=1)  # fmt: skip
     before = time.time()
     for skew in (3600.0, -3600.0):  # the host's clock an hour ahead, then an hour behind
-        played._on_start((0.0, {"run": "run", "key": f"k{skew}", "attempt": 1, "host": "h",
+        played._on_start((0.0, {"run": played.name, "key": f"k{skew}", "attempt": 1, "host": "h",
                                 "name": "h-1", "at": time.time() + skew}))  # fmt: skip
     flights = list(played.started.values())
     assert len(flights) == 2
