@@ -63,7 +63,8 @@ MALFORMED: dict[str, Callable[[Path], object]] = {
 
 
 def _rogue_pack(episode: Path) -> object:
-    kind = episode.parent.parent.name  # <staging>/<run>/episodes/<key>-aN
+    # <staging>/<run>-<mark>/episodes/<key>-aN: the run's name, without the suite's mark
+    kind = episode.parent.parent.name.rsplit("-", 1)[0]
     make = MALFORMED.get(kind)
     return make(episode) if make else _real_pack(episode)
 
