@@ -16,8 +16,9 @@ are very slow), and the median of two in a row is more than twice the median of 
 
 Speed is game seconds per wall second: 3 s of game time per round over the round's median wall
 time. The aim is 1,000× real time with the full scene on this 2-core machine, whose idle
-``/health`` round trip is ``IDLE_FLOOR_MS``; as the machine is shared, the verdict is taken on
-the ratio to the same run's floor: 1,000× at the idle floor means a round of at most
+``/health`` round trip is ``IDLE_FLOOR_MS``. Two verdicts are printed: the absolute one (this
+run's speed against 1,000×, which the machine's load at the time weighs on) and, as the machine
+is shared, one on the ratio to the same run's floor: 1,000× at the idle floor means a round of at most
 ``STEP_SECONDS / 1000 / (2 × IDLE_FLOOR_MS)`` = 1.071 of its floor (two round trips). The
 speed "at the idle floor" is 3 s over (the round's ratio × 2 × ``IDLE_FLOOR_MS``). Frames are
 captured as scenes and rendered only when asked for, so a round pays for the game's stepping
@@ -179,7 +180,12 @@ def run(url: str, rounds: int, pid: int | None = None) -> None:
     idle_floor_s = 2 * IDLE_FLOOR_MS / 1e3  # a round's floor: two round trips
     allowed = STEP_SECONDS / AIM / idle_floor_s
     verdict = "meets" if ratio <= allowed else "BELOW"
-    print(f"{'sync speed this run: 3 game s / round':44s} {STEP_SECONDS / round_s:9.0f} ×")
+    speed = STEP_SECONDS / round_s
+    absolute = "meets" if speed >= AIM else "BELOW"
+    print(
+        f"{'sync speed this run: 3 game s / round':44s} {speed:9.0f} ×"
+        f"    ({absolute} the {AIM:.0f}× aim as measured, at this run's load)"
+    )
     print(
         f"{'sync speed at the idle floor':44s} {STEP_SECONDS / (ratio * idle_floor_s):9.0f} ×"
         f"    ({verdict} the {AIM:.0f}× aim: a round of ≤ {allowed:.3f}× its floor)"

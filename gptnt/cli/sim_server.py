@@ -32,7 +32,8 @@ Port = Annotated[int, typer.Option(help="TCP port to listen on.")]
 
 
 def _serve(app: Starlette, host: str, port: int, what: str) -> None:
-    """Print the URL, then serve until interrupted; no access log (the harness polls a lot)."""
+    """Print the URL, then serve until interrupted; no access log (the harness polls a lot).
+    uvicorn's defaults take httptools and uvloop (dependencies), its fastest parser and loop."""
     import uvicorn
 
     typer.echo(f"{what} on http://{host}:{port}")

@@ -306,6 +306,13 @@ ROUTES: dict[str, Handler] = {
     "/fastforward": _fast_forward,
 }
 
+# Routes whose work is a brief hold of the game's lock (no pixels: stepping captures scenes, it
+# does not render them): a served game runs them in the event loop itself, as the hop to a
+# worker thread and back costs more than their work (each request waits for the lock anyway).
+# The others (frames, the mission's build, a settle that renders waiting scenes) keep the hop.
+BRIEF_ROUTES = frozenset(
+    {"/health", "/timestep", "/state", "/settimescale", "/setstepunit", "/modules", "/debug"}
+)
 
 # ------------------------------------------------------------------ the ASGI app
 
@@ -334,7 +341,8 @@ class _ProtocolEndpoint:
         await response(scope, receive, send)
 
     async def respond(self, request: Request) -> Response:
-        handler = ROUTES.get(_normalise_path(request.url.path))
+        path = _normalise_path(request.url.path)
+        handler = ROUTES.get(path)
         if self._token and not hmac.compare_digest(
             request.headers.get(TOKEN_HEADER, "").encode(), self._token.encode()
         ):
@@ -347,7 +355,7 @@ class _ProtocolEndpoint:
             reply = Reply(UNKNOWN_ROUTE.encode(), 404)
         else:
             query = dict(request.query_params)
-            if self._inline:
+            if self._inline or path in BRIEF_ROUTES:
                 reply = self._run(handler, query)
             else:
                 reply = await run_in_threadpool(self._run, handler, query)

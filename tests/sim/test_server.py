@@ -23,7 +23,14 @@ from hypothesis import strategies as st
 from gptnt.errors import SimulatorError
 from gptnt.protocol import BombState, Lifecycle, MissionConfig, decode_buffer, decode_png_buffer
 from gptnt.protocol.client import LifecycleWait
-from gptnt.sim.server import CORS_HEADERS, EXTENSIONS_HEADER, ROUTES, IndentedJson, create_app
+from gptnt.sim.server import (
+    BRIEF_ROUTES,
+    CORS_HEADERS,
+    EXTENSIONS_HEADER,
+    ROUTES,
+    IndentedJson,
+    create_app,
+)
 
 MISSION = {
     "seed": "7",
@@ -320,6 +327,16 @@ async def test_concurrent_requests_reach_the_game_one_at_a_time(
     responses = await asyncio.gather(*(client.get("/health") for _ in range(12)))
     assert all(r.status_code == 200 for r in responses)
     assert len(game.calls) == 12 and game.overlaps == 0
+
+
+async def test_brief_routes_in_the_loop_and_others_in_a_thread_still_take_turns(
+    client: httpx.AsyncClient, game: ScriptedGame
+) -> None:
+    assert BRIEF_ROUTES.issubset(ROUTES)  # each names a route
+    paths = ["/health", "/detonate", "/timestep", "/solve"] * 4
+    responses = await asyncio.gather(*(client.get(path) for path in paths))
+    assert all(r.status_code == 200 for r in responses)
+    assert len(game.calls) == len(paths) and game.overlaps == 0
 
 
 # ------------------------------------------------------------------ JSON and binary routes
