@@ -23,10 +23,10 @@ import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, Annotated, Any, TypeVar
 
 import yaml
-from pydantic import ValidationError
+from pydantic import Field, ValidationError
 
 from gptnt.errors import UnreadableError, first_problem
 
@@ -66,6 +66,11 @@ MAX_REPEATS = 1000
 would expand to millions of episodes before anything is checked."""
 MAX_GAMES = 64
 """Games played in parallel at most: each is a set of services and a game of its own."""
+MAX_RULE_SEED = 2**31 - 1
+"""The largest rule seed: the rule generator's seed is a 32-bit signed integer."""
+RuleSeed = Annotated[int, Field(ge=1, le=MAX_RULE_SEED)]
+"""A rule seed (1 = the v1 manual), bounded alike wherever one is given: a setting, a flag, a
+mission, a suite, a request to the manager."""
 
 
 def _mib(size: int) -> str:
@@ -157,10 +162,11 @@ def _validated(parse: Callable[[bytes], T], data: bytes, where: str) -> T:
         ) from None
     except UnicodeDecodeError as err:
         raise UnreadableError(f"{where}: not UTF-8 text (byte {err.start})") from None
-    except (ValueError, RecursionError) as err:
-        raise UnreadableError(
-            f"{where}: not valid JSON ({_first_line(str(err)) or 'nested too deeply'})"
-        ) from None
+    except RecursionError:
+        raise UnreadableError(f"{where}: not valid JSON (nested too deeply)") from None
+    except ValueError as err:  # a number of more than 4300 digits, a key given twice
+        problem = _first_line(str(err)).partition("; use sys.")[0]
+        raise UnreadableError(f"{where}: not valid JSON ({problem})") from None
 
 
 def _json_problem(err: ValidationError) -> str:
@@ -173,6 +179,21 @@ def _json_problem(err: ValidationError) -> str:
 def _first_line(text: str, width: int = 200) -> str:
     line = text.strip().splitlines()[0] if text.strip() else "empty"
     return line if len(line) <= width else line[:width] + "…"
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise ValueError(f"key {key!r} given twice")
+        seen[key] = value
+    return seen
+
+
+def strict_json(data: bytes | str) -> Any:
+    """``json.loads`` that refuses an object giving one key twice (which one would count is a
+    guess: a file someone wrote says one thing or is wrong)."""
+    return json.loads(data, object_pairs_hook=_unique_keys)
 
 
 def read_json(path: Path, parse: Callable[[bytes], T], *, limit: int = MAX_JSON_BYTES) -> T:
@@ -253,6 +274,22 @@ class _BoundedLoader(yaml.SafeLoader):
         _check_expansion(node)
         return super().construct_document(node)
 
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        """A mapping that gives one key twice is refused (PyYAML would keep the last silently);
+        the keys a merge (``<<``) brings in may override, as YAML's merge says."""
+        first: dict[tuple[str, str], yaml.Node] = {}
+        for key, _ in node.value:
+            if not isinstance(key, yaml.ScalarNode) or key.tag == "tag:yaml.org,2002:merge":
+                continue
+            seen = first.setdefault((key.tag, key.value), key)
+            if seen is not key:
+                raise yaml.constructor.ConstructorError(
+                    None, None,
+                    f"key {key.value!r} given twice (first on line {seen.start_mark.line + 1})",
+                    key.start_mark,
+                )  # fmt: skip
+        return super().construct_mapping(node, deep)
+
 
 def _check_expansion(root: yaml.Node) -> None:
     """Count the nodes ``root`` expands to (each alias counts its whole target again), without
@@ -323,7 +360,7 @@ def read_json_or_yaml(path: Path, *, where: str | None = None) -> Any:
     """A ``.json`` file as JSON, anything else as YAML (JSON is YAML, but its errors read better
     as JSON's)."""
     if path.suffix == ".json":
-        return read_json(path, json.loads)
+        return read_json(path, strict_json)
     return read_yaml(path, where=where)
 
 

@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from gptnt.bounded import MAX_SECONDS, read_yaml
+from gptnt.bounded import MAX_SECONDS, RuleSeed, read_yaml
 from gptnt.endpoints import scrub_text, url_problem
 from gptnt.errors import ConfigError, first_problem, reason
 
@@ -75,7 +75,7 @@ class GameConfig(_Section):
     """Frame width in pixels."""
     height: int = Field(480, ge=64, le=4096)
     """Frame height in pixels."""
-    rule_seed: int = Field(1, ge=1, le=2**31 - 1)
+    rule_seed: RuleSeed = 1
     """The rule seed of game, manual and oracle together. Set in any layer, every episode of
     ``gptnt run``/``suite run``/``baseline`` plays it; else each plays its mission's
     ``ruleSeed``, else 1. The manager copies the episode's into the section it hands on."""

@@ -14,7 +14,6 @@ Layout::
 from __future__ import annotations
 
 import difflib
-import json
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -23,7 +22,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from gptnt import resources
-from gptnt.bounded import MAX_JSON_BYTES, read_bytes
+from gptnt.bounded import MAX_JSON_BYTES, read_json, strict_json
 from gptnt.errors import MissionError, UnreadableError, first_problem
 from gptnt.protocol import MODULE_KINDS, MissionConfig, kind_or_none, kind_title
 
@@ -92,22 +91,9 @@ def _describe(err: ValidationError) -> str:
 
 def _read_json(path: Path) -> object:
     try:
-        return json.loads(read_bytes(path, limit=MAX_JSON_BYTES, what="mission").decode("utf-8"))
-    except json.JSONDecodeError as err:
-        raise MissionError(
-            f"{path}: not valid JSON (line {err.lineno}, column {err.colno}: {err.msg}); "
-            "fix or remove the file"
-        ) from None
-    except RecursionError:
-        raise MissionError(
-            f"{path}: not valid JSON (nested too deeply); fix or remove the file"
-        ) from None
-    except UnicodeDecodeError as err:
-        raise MissionError(
-            f"{path}: not UTF-8 text (byte {err.start}); a mission is a JSON file, fix or remove it"
-        ) from None
+        return read_json(path, strict_json, limit=MAX_JSON_BYTES)
     except UnreadableError as err:
-        raise MissionError(str(err)) from None
+        raise MissionError(f"{err}; fix or remove it") from None
 
 
 # Folders of missions/ that hold something else: suites, and SANZARU's puzzle instances.

@@ -89,3 +89,15 @@ def live_lock(path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"host": socket.gethostname(), "pid": os.getpid(), "since": 0}))
     return path
+
+
+def fifo(path: Path) -> Path:
+    """A named pipe nobody writes to: opening it for reading blocks until a writer comes."""
+    os.mkfifo(path)
+    return path
+
+
+def endless(path: Path) -> Path:
+    """A link to ``/dev/zero``: a read of it never ends."""
+    path.symlink_to("/dev/zero")
+    return path

@@ -17,7 +17,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gptnt.bounded import Tally, load_yaml, parse_json, read_json, read_jsonl, read_yaml
+from gptnt.bounded import (
+    Tally,
+    load_yaml,
+    parse_json,
+    read_json,
+    read_jsonl,
+    read_yaml,
+    strict_json,
+)
 from gptnt.errors import ConfigError, MissionError, PlayerConfigError, UnreadableError
 from gptnt.missions import load_mission_file
 from gptnt.players.config import load_player_config
@@ -197,3 +205,28 @@ def test_a_body_named_by_many_exchanges_is_inflated_once(tmp_path: Path) -> None
     recording = read_recording(path)
     assert len(recording.exchanges) == 10_000
     assert len({id(ex.body) for ex in recording.exchanges}) == 1
+
+
+def test_a_key_given_twice_is_refused_but_a_merge_may_override() -> None:
+    """PyYAML and ``json.loads`` keep the last of two equal keys silently; a file someone wrote
+    that says ``idle_sleep_s`` twice is wrong, not a choice of the later value."""
+    with pytest.raises(
+        UnreadableError, match=r"line 3, column 1: key 'a' given twice \(first on line 1\)"
+    ):
+        load_yaml("a: 1\nb: 2\na: 3\n", where="x.yaml")
+    with pytest.raises(UnreadableError, match="key 'k' given twice"):
+        load_yaml("top:\n  - {k: 1, k: 2}\n", where="x.yaml")
+    merged = load_yaml("base: &b {a: 1, b: 2}\nmine:\n  <<: *b\n  a: 5\n", where="x.yaml")
+    assert merged["mine"] == {"a": 5, "b": 2}
+    assert load_yaml("1: x\n'1': y\n", where="x.yaml") == {1: "x", "1": "y"}  # two keys
+    with pytest.raises(UnreadableError, match=r"not valid JSON \(key 'seed' given twice\)"):
+        parse_json(b'{"x": {"seed": 1, "seed": 2}}', strict_json, where="m.json")
+
+
+def test_json_numbers_past_python_s_digit_limit_are_one_line() -> None:
+    with pytest.raises(UnreadableError) as caught:
+        parse_json(b'{"seed": ' + b"9" * 5000 + b"}", json.loads, where="m.json")
+    assert str(caught.value) == (
+        "m.json: not valid JSON (Exceeds the limit (4300 digits) for integer string conversion: "
+        "value has 5000 digits)"
+    )

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
 
+from gptnt.bounded import RuleSeed
 from gptnt.errors import QueryError, QueryValueError, first_problem
 from gptnt.protocol._kinds import ModuleKind
 from gptnt.protocol._query import format_bool, format_float, parse_bool, parse_float, parse_int
@@ -103,7 +104,7 @@ class MissionConfig(BaseModel):
         "10000 or more, so such a step is refused.",
     )
     session_id: str | None = Field(default=None, description="Tag for the game's log lines.")
-    rule_seed: int | None = Field(
+    rule_seed: RuleSeed | None = Field(
         default=None,
         description="Extension: the rule seed of the caller's manual and oracle (1 = the v1 "
         "manual). A mission may name one; our simulator refuses a mission whose rule seed is "

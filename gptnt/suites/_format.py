@@ -29,7 +29,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from gptnt.bounded import MAX_REPEATS, read_json_or_yaml
+from gptnt.bounded import MAX_REPEATS, RuleSeed, read_json_or_yaml
 from gptnt.errors import MissionError, UnreadableError, first_problem
 from gptnt.missions import load_mission_file, mission_paths, missions_dir, unknown_name
 from gptnt.protocol import Mode
@@ -56,7 +56,7 @@ class Suite(BaseModel):
     there is one, else the generated one, said in one line), ``official``, ``generated`` or
     a manual directory (``gptnt.manual.resolve_source``)."""
     time_factors: list[float] = Field(default_factory=lambda: [1.0], min_length=1)
-    rule_seeds: list[int] = Field(default_factory=lambda: [1], min_length=1)
+    rule_seeds: list[RuleSeed] = Field(default_factory=lambda: [1], min_length=1)
 
     @model_validator(mode="after")
     def _consistent(self) -> Suite:
@@ -64,8 +64,6 @@ class Suite(BaseModel):
             raise ValueError("no_manual needs pairings 'solo' (an Expert must read the manual)")
         if any(not 0.05 <= f <= 20 for f in self.time_factors):
             raise ValueError("time_factors must lie between 0.05 and 20")
-        if any(s < 1 for s in self.rule_seeds):
-            raise ValueError("rule_seeds are 1 or more (1 = the vanilla manual)")
         return self
 
 

@@ -11,6 +11,7 @@ from pathlib import Path, PurePath
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from gptnt.bounded import RuleSeed
 from gptnt.config import ONE_EPISODE_LAUNCH, Config, GameConfig, Launch, TimingConfig
 from gptnt.players.clock import VirtualClock, parse_latency
 from gptnt.players.scripted import episode_seed
@@ -39,7 +40,7 @@ class EpisodeSpec(BaseModel):
     manual: str = "generated"  # the manual a model Expert / solo model reads: generated or a dir
     seed: int = 0  # seed of the policies' own randomness (the bomb's seed is the mission's)
     repeat: int = Field(default=0, ge=0)  # which repeat of the mission this is (in ``key`` too)
-    rule_seed: int = Field(default=1, ge=1)  # the game's rules and the manual (1 = vanilla)
+    rule_seed: RuleSeed = 1  # the game's rules and the manual (1 = vanilla)
     time_factor: float = Field(default=1.0, gt=0)  # the mission's time limit scaled by this
     suite: str | None = None  # the suite the episode belongs to, if any
     attempt: int = Field(default=1, ge=1)

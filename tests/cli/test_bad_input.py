@@ -49,6 +49,13 @@ class Row:
     """Files made by a builder of ``hostile_inputs`` (a crafted zip) in the working directory."""
 
 
+def _mission(key: str, config: str) -> str:
+    """A single-module Wires mission file ``key`` whose config starts with ``config`` (raw JSON
+    text, so that it may say what ``json.dumps`` cannot)."""
+    return (f'{{"id": "{key}", "kind": "single", "title": "Wires", "config": {{{config}, '
+            '"timeLimit": 120, "components": ["Wires"]}}')  # fmt: skip
+
+
 # Ports filled in by the fixture: {closed} refuses connections; {silent} accepts and never
 # answers (a hanging game); {redis} is a real Redis with a password.
 ROWS = [
@@ -211,6 +218,38 @@ ROWS = [
                                                  "--out", "runs/stage"),
         ("--out runs/stage: another run writes here (host ", "choose another --out"),
         built={"runs/stage/.writer.lock": hostile_inputs.live_lock}, command=("worker",)),
+    # review22: values every layer must bound alike, keys given twice, a pools file that is
+    # no regular file (a FIFO would block the read forever, /dev/zero never end).
+    Row("mission seed of 5000 digits", ("--mission", "Wires-997"),
+        ("Wires-997.json: not valid JSON (Exceeds the limit (4300 digits)", "fix or remove it"),
+        files={"missions/single/Wires-997.json": _mission("Wires-997", '"seed": ' + "9" * 5000)}),
+    Row("mission key given twice", ("--mission", "Wires-996"),
+        ("Wires-996.json: not valid JSON (key 'timeLimit' given twice)", "fix or remove it"),
+        files={"missions/single/Wires-996.json": _mission(
+            "Wires-996", '"seed": 996, "timeLimit": 1, "timeLimit": 9000')}),
+    Row("mission rule seed 0", ("--mission", "Wires-995"),
+        ("Wires-995.json: config.ruleSeed: Input should be greater than or equal to 1",),
+        files={"missions/single/Wires-995.json": _mission(
+            "Wires-995", '"seed": 995, "ruleSeed": 0')}),
+    Row("mission rule seed 10 to the 30", ("--mission", "Wires-994"),
+        ("Wires-994.json: config.ruleSeed: Input should be less than or equal to 2147483647",),
+        files={"missions/single/Wires-994.json": _mission(
+            "Wires-994", '"seed": 994, "ruleSeed": 1' + "0" * 30)}),
+    Row("suite rule seed 0", ("zero.yaml",),
+        ("zero.yaml: rule_seeds.0: Input should be greater than or equal to 1",),
+        files={"zero.yaml": "name: zero\nmissions: [Wires-234]\nmodes: [sync]\n"
+                            "rule_seeds: [0]\n"}, command=("suite", "plan")),
+    Row("config YAML key given twice", ("--config", "twice.yaml"),
+        ("--config twice.yaml: not valid YAML (line 3, column 3: key 'idle_sleep_s' given "
+         "twice (first on line 2)",),
+        files={"twice.yaml": "timing:\n  idle_sleep_s: 0.1\n  idle_sleep_s: 9\n"}),
+    Row("pools file that is a FIFO", ("--pools", "pools.json"),
+        ("pools.json: not a regular file",), built={"pools.json": hostile_inputs.fifo}),
+    Row("pools file linked to dev zero", ("--pools", "pools.json"),
+        ("pools.json: not a regular file",), built={"pools.json": hostile_inputs.endless}),
+    Row("pools file nested 100000 deep", ("--pools", "pools.json"),
+        ("pools.json: not valid JSON (nested too deeply)",),
+        files={"pools.json": "[" * 100_000 + "]" * 100_000}),
 ]  # fmt: skip
 
 

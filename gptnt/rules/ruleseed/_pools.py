@@ -20,7 +20,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from gptnt.errors import ConfigError
+from gptnt.bounded import read_json
+from gptnt.errors import ConfigError, UnreadableError
 
 ENV = "GPTNT_RULESEED_POOLS"
 FILE_NAME = "ruleseed-pools.json"
@@ -29,6 +30,9 @@ HOW_TO = (
     "(FILE: the rule-seed word pools JSON; gptnt does not ship them)"
 )
 # (key in the file, word count, sha256 of the words joined by newlines)
+MAX_POOLS_BYTES = 1024 * 1024
+"""A pools file larger than this is refused unread (the real one is about 63 KB)."""
+
 _EXPECTED = {
     "morse_code": (3140, "3b8215c56572c71192f5e43ec45180ba1a167afc1b955cc94d9639cef3f7b221"),
     "password": (1550, "4f0a7030d6129aa7fdf91ad3a12a5871b1ad8ec05162a22f237e9ff3bf8b731b"),
@@ -53,9 +57,9 @@ def data_dir() -> Path:
 def read_pools(path: Path) -> WordPools:
     """Read and check a pools file; one ``ConfigError`` line naming what is wrong."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        raise ConfigError(f"pools={path}: cannot read it as JSON ({err}); {HOW_TO}") from None
+        data = read_json(Path(path), json.loads, limit=MAX_POOLS_BYTES)
+    except UnreadableError as err:
+        raise ConfigError(f"pools={err}; {HOW_TO}") from None
     words: dict[str, tuple[str, ...]] = {}
     for key, (count, digest) in _EXPECTED.items():
         listed = data.get(key, {}).get("words") if isinstance(data, dict) else None
