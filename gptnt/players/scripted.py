@@ -353,12 +353,14 @@ class RandomDefuser(_Random):
     def choose(self, labels: Sequence[str]) -> InteractGame:
         """One uniform draw among the unlocated actions and click/hold of each label (marks in
         reading order, as ``build_marks`` letters them)."""
-        choices: list[InteractGame] = [InteractGame(action=a) for a in UNLOCATED_ACTIONS]
-        for label in labels:
-            location = MarkLocation(label=label)
-            choices.append(InteractGame(action="click_release", location=location))
-            choices.append(InteractGame(action="hold", location=location))
-        return self._rng.choice(choices)
+        # The draw is ``choice`` over [*UNLOCATED_ACTIONS, then click and hold of each label];
+        # only the drawn one is built (``choice(seq)`` is ``seq[randrange(len(seq))]``).
+        n = self._rng.randrange(len(UNLOCATED_ACTIONS) + 2 * len(labels))
+        if n < len(UNLOCATED_ACTIONS):
+            return InteractGame(action=UNLOCATED_ACTIONS[n])
+        label, hold = divmod(n - len(UNLOCATED_ACTIONS), 2)
+        location = MarkLocation(label=labels[label])
+        return InteractGame(action="hold" if hold else "click_release", location=location)
 
     def decide_on(self, labels: Sequence[str]) -> Decision:
         """The turn's decision given the labels on screen (``decide`` without the I/O)."""

@@ -139,7 +139,7 @@ async def play_turn(
     dispatch = None if at is None else player.dispatch_at(at, latency, decision)
     issues = list(decision.issues)
     action = decision.action
-    recorded = RecordedAction(kind=action.kind)
+    recorded: RecordedAction | None = None
     result: str | None = None
     if isinstance(action, SendMessage):
         await transport.say(action.message, dispatch)
@@ -172,7 +172,7 @@ async def play_turn(
         role=player.role, turn=turn, started_at=started, dispatched_at=time.time(),
         seconds_remaining=sight.seconds_remaining if sight else None,
         strikes=sight.strikes if sight else None, received=received, raw_output=decision.text,
-        action=recorded, result=result,
+        action=recorded or RecordedAction(kind=action.kind), result=result,
         warnings=[i.note for i in issues if not i.skips],
         errors=[i.note for i in issues if i.skips],
         frames=frames, mask=mask, focused=observation.kind if observation else None,
@@ -273,11 +273,14 @@ def _marks(
     return marks
 
 
+_NO_TOKENS = Tokens()
+
+
 def _call_facts(call: CallRecord | None) -> tuple[Tokens, float | None, FailedCall | None]:
     """A model call's tokens, cost (``None``: the model has no price) and failure, for the
     record (nothing for a scripted turn)."""
     if call is None:
-        return Tokens(), 0.0, None
+        return _NO_TOKENS, 0.0, None
     usage = call.usage
     tokens = Tokens(input=usage.input_tokens, output=usage.output_tokens,
                     cache_read=usage.cache_read_tokens, cache_write=usage.cache_write_tokens)  # fmt: skip

@@ -150,11 +150,14 @@ class EpisodeWriter:
         self._events = open(self.dir / EVENTS, "a", encoding="utf-8")  # noqa: SIM115
 
     def append(self, event: Event) -> None:
-        """Append one event, stamped with this episode's id (the directory name)."""
+        """Append one event, stamped with this episode's id (the directory name). Durable: on
+        disk line by line (a live reader sees each event at once); not durable, buffered until
+        ``finish``."""
         if event.episode_id != self.dir.name:
             event = event.model_copy(update={"episode_id": self.dir.name})
         self._events.write(event.model_dump_json() + "\n")
-        self._events.flush()
+        if self._durable:
+            self._events.flush()
 
     def store_png(self, png: bytes) -> str:
         return store_png(self.dir, png)
