@@ -397,6 +397,8 @@ def _failure(err: Exception) -> _Failure:
             return _Failure("provider_error", f"{MALFORMED}: {error}", status)
         transient = status is None or status >= 500 or status in RETRY_STATUSES
         return _Failure("provider_error", error, status, transient, _retry_after(err))
+    if isinstance(err, RecursionError):  # JSON nested past the decoder's depth: an answer came
+        return _Failure("provider_error", f"{MALFORMED}: nested too deeply", status)
     if isinstance(err, (IndexError, KeyError, TypeError, AttributeError, ValueError)):
         # pydantic-ai reads the payload as the provider documents it (``choices[0]``); a
         # payload that breaks that reading (``"choices": []``) is the provider's fault.

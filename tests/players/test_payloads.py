@@ -75,3 +75,19 @@ async def test_odd_payloads_lose_one_turn_each_and_are_recorded(
     assert "first 50,000 were kept" in told
     told = json.dumps(server.received[1]["messages"][-1])
     assert "could not be read" in told
+
+
+async def test_a_body_nested_too_deeply_is_a_malformed_response(
+    server: FakeServer, tmp_path: Path
+) -> None:
+    deep = 100_000
+    server.replies = [(200, b'{"choices": ' + b"[" * deep + b"]" * deep + b"}")]
+    policy = ModelPolicy(
+        PlayerConfig(model="vllm:m", base_url=server.url, transport_retries=0), "expert"
+    )
+    player, table = Player(policy, "expert", "sync", tmp_path), Table()
+    event = await play_turn(player, 0, table.transport(defuser=False))
+
+    assert event.errors == ["provider_error: its answer could not be read"]
+    assert event.failed_call is not None
+    assert event.failed_call.error.startswith("malformed response: nested too deeply")
