@@ -103,7 +103,13 @@ class MissionConfig(BaseModel):
         description="Game milliseconds one /timestep advances. The shipped mod times out at "
         "10000 or more, so such a step is refused.",
     )
-    session_id: str | None = Field(default=None, description="Tag for the game's log lines.")
+    session_id: str | None = Field(
+        default=None,
+        max_length=64,
+        pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]*$",
+        description="Tag for the game's log lines: one word of at most 64 letters, digits and "
+        "_.:- (it lands in a query and in log lines, so no newlines or spaces).",
+    )
     rule_seed: RuleSeed | None = Field(
         default=None,
         description="Extension: the rule seed of the caller's manual and oracle (1 = the v1 "

@@ -235,6 +235,14 @@ ROWS = [
         ("Wires-994.json: config.ruleSeed: Input should be less than or equal to 2147483647",),
         files={"missions/single/Wires-994.json": _mission(
             "Wires-994", '"seed": 994, "ruleSeed": 1' + "0" * 30)}),
+    Row("mission sessionId with a newline", ("--mission", "Wires-993"),
+        ("Wires-993.json: config.sessionId: String should match pattern",),
+        files={"missions/single/Wires-993.json": _mission(
+            "Wires-993", '"seed": 993, "sessionId": "a\\nb"')}),
+    Row("mission sessionId of 3000 characters", ("--mission", "Wires-992"),
+        ("Wires-992.json: config.sessionId: String should have at most 64 characters",),
+        files={"missions/single/Wires-992.json": _mission(
+            "Wires-992", '"seed": 992, "sessionId": "' + "a" * 3000 + '"')}),
     Row("suite rule seed 0", ("zero.yaml",),
         ("zero.yaml: rule_seeds.0: Input should be greater than or equal to 1",),
         files={"zero.yaml": "name: zero\nmissions: [Wires-234]\nmodes: [sync]\n"
