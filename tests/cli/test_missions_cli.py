@@ -59,11 +59,11 @@ def test_show_single_json() -> None:
 
 
 def test_bad_id_is_one_line_and_exit_2() -> None:
-    result = _run("missions", "show", "Wire-234")
+    result = _run("missions", "show", "Wyres-234")
     assert result.returncode == 2  # ExitCode.BAD_INPUT
     assert result.stdout == ""
     assert result.stderr.strip().count("\n") == 0
-    assert "unknown mission 'Wire-234'; did you mean Wires-234" in result.stderr
+    assert "unknown mission 'Wyres-234'; did you mean Wires-234" in result.stderr
 
 
 def test_bad_kind_is_one_line_and_exit_2() -> None:
