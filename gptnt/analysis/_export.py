@@ -93,7 +93,7 @@ def episode_row(e: RecordedEpisode) -> dict[str, object]:
         "mission_id": e.mission_id, "mode": e.recorded_mode, "pairing": e.pairing,
         "rule_seed": e.rule_seed, "suite": c.suite if c else None, "repeat": e.repeat,
         "seed": c.seed if c else None, "solo": c.solo if c else e.player("expert") is None,
-        "no_manual": c.no_manual if c else None, "manual": c.manual if c else None,
+        "no_manual": c.no_manual if c else None, "manual": e.manual_source,
         "manual_read": e.manual_read,
         "time_factor": c.time_factor if c else 1.0, "clock": c.clock if c else "wall",
         "latency": c.latency if c else None,

@@ -147,6 +147,18 @@ class RecordedEpisode:
         return "none" if c is not None and c.no_manual else None
 
     @property
+    def manual_source(self) -> str | None:
+        """The manual source the run gave, as the exports share it: ``generated``, or an
+        imported or built manual by the identity a model read (``imported:<sha256>``); the
+        recorded source is the folder on the machine that ran it, so only its name stands in
+        when no model read the manual. ``None`` for records without conditions."""
+        c = self.conditions
+        if c is None or c.manual == "generated":
+            return c.manual if c else None
+        read = next((p.manual for p in self.players if p.manual), None)
+        return read or Path(c.manual).name
+
+    @property
     def manual(self) -> str:
         """``manual_read`` as tables print it: ``–`` when no model read a manual."""
         return self.manual_read or "–"
