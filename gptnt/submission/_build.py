@@ -56,6 +56,12 @@ def slugify(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
+def submission_id(run_date: datetime, defuser: PlayerCapabilities, measured: SuiteIdentity) -> str:
+    """``<YYYY-MM-DD>_<player slug>_<fingerprint[:8]>_<suite>@<revision>`` (GPTNT's rule)."""
+    return (f"{run_date.date().isoformat()}_{slugify(defuser.player_name)}_"
+            f"{defuser.fingerprint[:8]}_{measured.target}")  # fmt: skip
+
+
 def capabilities(player: PlayerInfo) -> PlayerCapabilities:
     """A player's capabilities from its record. A scripted policy has no model setup: those
     fields are ``None``."""
@@ -264,11 +270,8 @@ def build(
         players.append(SubmissionPlayer(role="expert", capabilities=capabilities(info),
                                         identity=identity(info)))  # fmt: skip
     run_date = min(r.started for r in rows)
-    caps = players[0].capabilities
-    submission_id = (f"{run_date.date().isoformat()}_{slugify(caps.player_name)}_"
-                     f"{caps.fingerprint[:8]}_{measured.target}")  # fmt: skip
     manifest = InteractiveSubmission(
-        submission_id=submission_id, measured=measured, submitter=submitter, players=players,
+        submission_id=submission_id(run_date, players[0].capabilities, measured), measured=measured, submitter=submitter, players=players,
         provenance=Provenance(gptnt_version=rows[0].gptnt_version, git_sha=rows[0].git_sha),
         run_date=run_date,
     )  # fmt: skip

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from gptnt.errors import ConfigError
 from gptnt.records import write_atomic
-from gptnt.submission._build import slugify
+from gptnt.submission._build import slugify, submission_id
 from gptnt.submission._schema import InteractiveSubmission, SubmissionExperiment, Submitter
 
 MANIFEST = "submission.yaml"
@@ -117,8 +117,7 @@ def bundle_problems(
     if folder.name != bundle_name(manifest):
         problems.append(f"directory should be named {bundle_name(manifest)}")
     defuser = manifest.defuser.capabilities
-    expected_id = (f"{manifest.run_date.date().isoformat()}_{slugify(defuser.player_name)}_"
-                   f"{defuser.fingerprint[:8]}_{manifest.measured.target}")  # fmt: skip
+    expected_id = submission_id(manifest.run_date, defuser, manifest.measured)
     if manifest.submission_id != expected_id:
         problems.append(f"submission_id should be {expected_id}")
     if not experiments:
