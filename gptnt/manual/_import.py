@@ -85,6 +85,12 @@ def import_pdf(
             textpage = page.get_textpage()
             text = page_text(textpage.get_text_range(), clean=clean)
             textpage.close()
+            if not text.strip():  # every page the Expert reads is rules: a damaged copy
+                page.close()
+                raise ConfigError(
+                    f"pdf={pdf}: page {number} has no text (a damaged or scanned copy); "
+                    "import an intact copy of the manual"
+                )
             full = page.render(scale=RENDER_DPI / 72).to_pil().convert("RGB")
             page.close()
             images = {full.height: to_png(full, colors=128)}

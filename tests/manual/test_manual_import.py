@@ -77,6 +77,24 @@ def test_a_short_pdf_is_refused(official_pdf: Path, tmp_path: Path) -> None:
         import_pdf(tmp_path / "missing.pdf")
 
 
+def test_a_damaged_pdf_is_refused_not_imported_with_blank_pages(
+    official_pdf: Path, tmp_path: Path
+) -> None:
+    """A copy with a run of its bytes lost still opens (pdfium repairs the cross-reference) but
+    its middle pages come out without text; the Expert would read blank rules pages."""
+    data = bytearray(official_pdf.read_bytes())
+    n = len(data)
+    data[n // 3 : n // 3 + n // 4] = bytes(n // 4)
+    damaged = tmp_path / "damaged.pdf"
+    damaged.write_bytes(bytes(data))
+    with pytest.raises(ConfigError, match=r"page \d+ has no text"):
+        import_pdf(damaged)
+    truncated = tmp_path / "truncated.pdf"
+    truncated.write_bytes(bytes(data[: n // 2]))
+    with pytest.raises(ConfigError, match="cannot be read as a PDF"):
+        import_pdf(truncated)
+
+
 def test_print_noise_is_recognised() -> None:
     raw = "8/28/2020 Some-Title\r\nfile:///C:/x/index.html 3/23\r\nReal line\r\n"
     assert page_text(raw, clean=True) == "Real line\n"
