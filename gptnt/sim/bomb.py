@@ -37,8 +37,7 @@ from gptnt.protocol import (
 from gptnt.rules import Edgework
 from gptnt.rules.ruleset import Ruleset
 from gptnt.sim.edgework import WidgetSpot, generate_widgets
-from gptnt.sim.modules import engine_for
-from gptnt.sim.modules._base import ModuleEngine, Slot
+from gptnt.sim.modules import ModuleEngine, Slot, engine_for
 
 SLOTS_PER_FACE = 6
 # The timer runs faster with each strike: rate by strikes so far, capped at the last entry.

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from gptnt.protocol import BombSide
 
 if TYPE_CHECKING:
-    from gptnt.sim.modules._base import ModuleEngine
+    from gptnt.sim.modules import ModuleEngine
 
 _YAW_SIDES: dict[int, BombSide] = {0: "front", 90: "right", 180: "back", 270: "left"}
 

@@ -68,7 +68,7 @@ from gptnt.rules.ruleset import V1, Ruleset
 from gptnt.sim.bomb import Bomb, BombSpec
 from gptnt.sim.camera import TURNS, Camera
 from gptnt.sim.mask_style import MASK_STYLES, MaskStyle, game_mask
-from gptnt.sim.modules._base import ModuleEngine
+from gptnt.sim.modules import ModuleEngine
 from gptnt.sim.render.compositor import Compositor, Picture, Scene
 
 __all__ = ["FAST_FORWARD_TO", "FrameSet", "Game"]

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from gptnt.rules import Hold, Press, Release, Step, Timing, oracle
 from gptnt.rules.ruleset import Ruleset
 from gptnt.sim.bomb import Bomb, BombSpec
-from gptnt.sim.modules._base import ModuleEngine
+from gptnt.sim.modules import ModuleEngine
 
 TICK = 0.05  # seconds of game time per wait step (digits, animations)
 HOLD_SETTLE = 1.0  # seconds held before the Button's strip is read

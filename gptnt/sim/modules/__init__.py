@@ -7,14 +7,10 @@ Each ``gptnt.sim.modules.<stem>`` file (the stem of the kind's registry row) exp
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING
 
 from gptnt.errors import SimulatorError
 from gptnt.protocol import KINDS_BY_NAME
 from gptnt.sim.modules._base import ModuleEngine, Slot
-
-if TYPE_CHECKING:
-    from gptnt.sim.modules._base import ModuleEngine
 
 __all__ = ["ModuleEngine", "Slot", "engine_for"]
 

@@ -58,7 +58,7 @@ from gptnt.sim.render.framing import Box, FaceLayout, Placement
 from gptnt.sim.render.modules import drawer_for
 
 if TYPE_CHECKING:
-    from gptnt.sim.modules._base import ModuleEngine
+    from gptnt.sim.modules import ModuleEngine
 
 STRIKE_FLASH_SECONDS = 1.0  # the status LED shows red this long after a module's strike
 MODULE_CACHE_SIZE = 512

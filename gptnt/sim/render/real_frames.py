@@ -19,8 +19,7 @@ from gptnt.protocol import BombSide
 from gptnt.rules.ruleset import V1
 from gptnt.sim.bomb import Bomb, BombSpec
 from gptnt.sim.edgework import generate_widgets
-from gptnt.sim.modules import engine_for
-from gptnt.sim.modules._base import ModuleEngine, Slot
+from gptnt.sim.modules import ModuleEngine, Slot, engine_for
 
 SEARCH_SEEDS = 500  # module seeds tried to match a real module's wire count
 TIMER_SLOT = 4  # where the timer is in every real frame that shows it
