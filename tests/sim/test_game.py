@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -495,3 +497,37 @@ def test_zooming_into_simon_restarts_its_flashes() -> None:
     game.action("click", *_centre_of(game, simon))
     game.timestep()  # zoom applied at the start of this step (t = 5.5 s)
     assert simon.play_from == pytest.approx(5.5 + 1.0)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("change", ["press", "solve", "detonate", "random", "flip"])
+def test_a_frame_is_the_same_however_late_it_is_asked_for(change: str) -> None:
+    """Frames are captured as scenes of the live bomb and rendered late: whatever changes the
+    bomb (an input, /solve, /detonate, /random, a turn) renders the waiting ones first. A
+    game whose buffer is read only after the change serves the very bytes of one read at
+    every step."""
+
+    def press(game: Game) -> object:
+        keypad = game._mission.bomb.modules[0]  # type: ignore[union-attr]
+        return game.action("click", *_centre_of(game, keypad.elements()[0]))
+
+    changes: dict[str, Callable[[Game], object]] = {
+        "press": press,
+        "solve": lambda game: game.solve(),
+        "detonate": lambda game: game.detonate(),
+        "random": lambda game: game.random_solve(2),
+        "flip": lambda game: game.action("flip"),
+    }
+    eager, late = _playing(), _playing()
+    for game in (eager, late):
+        keypad = game._mission.bomb.modules[0]  # type: ignore[union-attr]
+        game.action("click", *_centre_of(game, keypad))
+        game.timestep()  # zoomed in on the keypad
+        game.buffer()
+        game.timestep()  # a ring of captured scenes, none of them asked for (in ``late``)
+        if game is eager:
+            game.buffer()
+        changes[change](game)
+    first, second = eager.buffer(), late.buffer()
+    assert len(first.frames) == len(second.frames) > 0
+    for a, b in zip(first.frames, second.frames, strict=True):
+        assert a.tobytes() == b.tobytes()
