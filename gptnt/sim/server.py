@@ -287,32 +287,33 @@ def _fast_forward(game: Game, query: Query) -> Reply:
     return _text(game.fast_forward(wanted))
 
 
-ROUTES: dict[str, Handler] = {
+# Routes whose work is a brief hold of the game's lock (no pixels: stepping captures scenes, it
+# does not render them): a served game runs them in the event loop itself, as the hop to a
+# worker thread and back costs more than their work. The others (frames, the mission's build,
+# a settle that renders waiting scenes) keep the hop. Each route is declared once, in one of
+# the two tables.
+_BRIEF: dict[str, Handler] = {
     "/health": lambda game, query: _text(game.health()),
-    "/startmission": _start_mission,
     "/settimescale": _set_time_scale,
     "/setstepunit": lambda game, query: _text(game.set_step_unit(_int_param(query, "value"))),
     "/timestep": lambda game, query: _text(game.timestep()),
-    "/action": _action,
     "/state": lambda game, query: _json(game.state().to_wire()),
+    "/modules": lambda game, query: _json(game.modules()),
+    "/debug": lambda game, query: _text(game.debug()),
+}
+_WORKED: dict[str, Handler] = {
+    "/startmission": _start_mission,
+    "/action": _action,
     "/buffer": _buffer,
     "/old-buffer": _old_buffer,
     "/reset": lambda game, query: _text(game.reset()),
     "/detonate": lambda game, query: _text(game.detonate()),
     "/solve": lambda game, query: _text(game.solve()),
     "/random": lambda game, query: _text(game.random_solve(_int_param(query, "value"))),
-    "/modules": lambda game, query: _json(game.modules()),
-    "/debug": lambda game, query: _text(game.debug()),
     "/fastforward": _fast_forward,
 }
-
-# Routes whose work is a brief hold of the game's lock (no pixels: stepping captures scenes, it
-# does not render them): a served game runs them in the event loop itself, as the hop to a
-# worker thread and back costs more than their work (each request waits for the lock anyway).
-# The others (frames, the mission's build, a settle that renders waiting scenes) keep the hop.
-BRIEF_ROUTES = frozenset(
-    {"/health", "/timestep", "/state", "/settimescale", "/setstepunit", "/modules", "/debug"}
-)
+ROUTES: dict[str, Handler] = {**_BRIEF, **_WORKED}
+BRIEF_ROUTES = frozenset(_BRIEF)
 
 # ------------------------------------------------------------------ the ASGI app
 
@@ -355,8 +356,13 @@ class _ProtocolEndpoint:
             reply = Reply(UNKNOWN_ROUTE.encode(), 404)
         else:
             query = dict(request.query_params)
-            if self._inline or path in BRIEF_ROUTES:
-                reply = self._run(handler, query)
+            # In the loop only if the game is free: waiting there for a worker thread's /buffer
+            # to finish would stall every other request (and the loop) meanwhile.
+            if (self._inline or path in BRIEF_ROUTES) and self._lock.acquire(blocking=False):
+                try:
+                    reply = self._answer(handler, query)
+                finally:
+                    self._lock.release()
             else:
                 reply = await run_in_threadpool(self._run, handler, query)
         if self._mod_status:
@@ -366,13 +372,17 @@ class _ProtocolEndpoint:
 
     def _run(self, handler: Handler, query: Query) -> Reply:
         with self._lock:
-            try:
-                return handler(self._game, query)
-            except SimulatorError as err:
-                return Reply(str(err).encode("utf-8"), err.status)
-            except Exception as err:  # the server must survive anything a request triggers
-                log.exception("request failed: %s", handler)
-                return Reply(f"Error: {type(err).__name__}: {err}".encode(), 500)
+            return self._answer(handler, query)
+
+    def _answer(self, handler: Handler, query: Query) -> Reply:
+        """``handler``'s reply (the caller holds the lock)."""
+        try:
+            return handler(self._game, query)
+        except SimulatorError as err:
+            return Reply(str(err).encode("utf-8"), err.status)
+        except Exception as err:  # the server must survive anything a request triggers
+            log.exception("request failed: %s", handler)
+            return Reply(f"Error: {type(err).__name__}: {err}".encode(), 500)
 
 
 def _as_mod(reply: Reply, method: str) -> Reply:

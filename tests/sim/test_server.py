@@ -339,6 +339,41 @@ async def test_brief_routes_in_the_loop_and_others_in_a_thread_still_take_turns(
     assert len(game.calls) == len(paths) and game.overlaps == 0
 
 
+@dataclass
+class _HeldBuffer(ScriptedGame):
+    """A game whose ``/buffer`` holds it (as a long render does) until ``release``."""
+
+    entered: threading.Event = field(default_factory=threading.Event)
+    release: threading.Event = field(default_factory=threading.Event)
+
+    def buffer(self, last: int | None = None) -> _Frames:
+        self.entered.set()
+        self.release.wait(30)
+        return super().buffer(last)
+
+
+async def test_a_brief_route_waiting_for_a_busy_game_leaves_the_loop_free() -> None:
+    """A /timestep that arrives while a worker thread's /buffer holds the game waits in a
+    thread too: had it waited in the loop, nothing else (here: the loop's own release of the
+    /buffer) could run until the /buffer was done."""
+    game = _HeldBuffer()
+    transport = httpx.ASGITransport(create_app(game))  # type: ignore[arg-type]
+    async with httpx.AsyncClient(transport=transport, base_url="http://sim") as client:
+        buffer = asyncio.create_task(client.get("/buffer"))
+        assert await asyncio.to_thread(game.entered.wait, 30)
+        timestep = asyncio.create_task(client.get("/timestep"))
+        rescue = threading.Timer(10, game.release.set)  # a blocked loop never gets past sleep
+        rescue.start()
+        await asyncio.sleep(0.2)  # /timestep is under way: waiting for the game
+        released_by_the_loop = not game.release.is_set()
+        game.release.set()
+        rescue.cancel()
+        responses = await asyncio.gather(buffer, timestep)
+    assert released_by_the_loop
+    assert [r.status_code for r in responses] == [200, 200]
+    assert [name for name, _ in game.calls] == ["buffer", "timestep"]
+
+
 # ------------------------------------------------------------------ JSON and binary routes
 
 
