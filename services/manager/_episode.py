@@ -328,7 +328,9 @@ class Episode:
     def _budget(self) -> Budget:
         """Every deadline of this episode (``gptnt.services.manager._budget``)."""
         s = self.settings
-        return Budget.of(self._lineup, self.spec.mode, self.mission.config, s, s.game, s.launch)
+        return Budget.of(
+            self._lineup, self.spec.mode, self.mission.config, s, s.game, s.launch, self._clock
+        )
 
     async def _guarded(self) -> BombState | None:
         """Play, racing a watchdog that raises as soon as a service dies, and the interrupt."""

@@ -12,8 +12,16 @@ from standin_players import Latency, Standin, player_yaml, start_standin
 
 from gptnt.config import GameConfig
 from gptnt.errors import ConfigError
+from gptnt.missions import get_mission
 from gptnt.records import GameStep, Ledger, TurnEvent, read_events
-from gptnt.services.manager import EpisodeSettings, EpisodeSpec, Fork, play_episode, replay_episode
+from gptnt.services.manager import (
+    Episode,
+    EpisodeSettings,
+    EpisodeSpec,
+    Fork,
+    play_episode,
+    replay_episode,
+)
 
 FAST = EpisodeSettings(
     launch="task", idle_sleep_s=0.5, turn_timeout_s=30, game=GameConfig(startup_timeout_s=30)
@@ -81,6 +89,24 @@ async def test_a_message_reaches_the_partner_at_its_senders_dispatch(
             delivered = sent[(partner, text)]
             assert delivered is not None and turn.game_time is not None
             assert delivered <= turn.game_time  # never read before it was sent
+
+
+async def test_the_wall_limit_of_a_virtual_clock_episode_counts_its_turns(
+    redis_admin_url: str, tmp_path: Path
+) -> None:
+    """The game is paused on the virtual clock, so a game lasts as many turns as the latency
+    model allows, however long each takes in wall time: the wall limit must cover every turn
+    at its deadline (the wall-clock async limit, the clock's run, cut such a game)."""
+    spec = EpisodeSpec.make("Wires-234", "async", clock="virtual", latency="fixed:5")
+    episode = Episode(spec, FAST, admin_url=redis_admin_url, run_dir=tmp_path)
+    summary = await episode.run()
+    assert summary.outcome == "solved", summary.reason
+    budget = episode.budget
+    assert budget.rounds is not None and budget.game_over_s is None
+    limit = get_mission("Wires-234").config.time_limit
+    assert budget.rounds >= limit / (5.0 + FAST.idle_sleep_s)  # each turn moves 5.5 s
+    every_turn = budget.rounds * sum(t.turn_s for t in budget.turns)
+    assert budget.episode_s > every_turn > limit
 
 
 def test_the_virtual_clock_needs_async_and_a_latency_model() -> None:
