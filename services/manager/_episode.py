@@ -518,14 +518,19 @@ class Episode:
             self._ready_seen.add(ready)
 
     async def _shutdown(self) -> None:
-        """Ask every service to stop, then make sure; delete the game's users and keys."""
+        """Ask every service still running to stop (one that is gone cannot answer: asking
+        would wait out ``stop_timeout_s``), then make sure; delete the game's users and keys."""
         s = self.settings
+        gone = {h.name for h in self._handles if h.failure()}
+        stop = player_api.StopRequest(reason="episode over")
+        calls = [self._call_quietly(role, player_api.STOP, stop, player_api.Stopped)
+                 for role in self._roles if role not in gone]  # fmt: skip
+        if "game" not in gone:
+            calls.append(
+                self._call_quietly("game", game_api.STOP, game_api.Empty(), game_api.Empty)
+            )
         with contextlib.suppress(Exception):
-            await asyncio.gather(
-                *(self._call_quietly(role, player_api.STOP, player_api.StopRequest(reason="episode over"),
-                                     player_api.Stopped) for role in self._roles),
-                self._call_quietly("game", game_api.STOP, game_api.Empty(), game_api.Empty),
-            )  # fmt: skip
+            await asyncio.gather(*calls)
         await asyncio.gather(
             *(h.finish(s.stop_timeout_s) for h in self._handles), return_exceptions=True
         )

@@ -14,7 +14,8 @@ import pytest
 
 from gptnt.config import GameConfig
 from gptnt.players.cassette import loopback
-from gptnt.records import Ledger, read_events, read_summary
+from gptnt.records import Ledger, TurnEvent, read_events, read_summary
+from gptnt.services.bus import Service
 from gptnt.services.manager import (
     Episode,
     EpisodeSettings,
@@ -26,6 +27,22 @@ from gptnt.sim.game import Game
 from gptnt.sim.server import create_app
 
 
+def _kill_after_the_first_defuser_turn(episode: Episode, name: Service) -> list[float]:
+    """SIGKILL ``episode``'s ``name`` process once the Defuser's first turn is recorded; the
+    list gets the moment it was killed (monotonic)."""
+    killed: list[float] = []
+
+    def kill(_spec: EpisodeSpec, event: TurnEvent) -> None:
+        if event.role == "defuser" and not killed:
+            handle = next(h for h in episode._handles if h.name == name)
+            assert isinstance(handle, ProcessHandle)
+            os.kill(handle.proc.pid, signal.SIGKILL)
+            killed.append(time.monotonic())
+
+    episode._on_turn = kill
+    return killed
+
+
 @pytest.mark.slow
 async def test_killed_player_process_crashes_only_its_episode(
     redis_admin_url: str, tmp_path: Path
@@ -33,16 +50,7 @@ async def test_killed_player_process_crashes_only_its_episode(
     settings = EpisodeSettings(launch="process", game=GameConfig(startup_timeout_s=60))
     spec = EpisodeSpec.make("Wires-798", "sync")
     episode = Episode(spec, settings, admin_url=redis_admin_url, run_dir=tmp_path)
-    killed: list[int] = []
-
-    def kill_expert(_spec, event) -> None:  # type: ignore[no-untyped-def]
-        if event.role == "defuser" and not killed:
-            handle = next(h for h in episode._handles if h.name == "expert")
-            assert isinstance(handle, ProcessHandle)
-            os.kill(handle.proc.pid, signal.SIGKILL)
-            killed.append(handle.proc.pid)
-
-    episode._on_turn = kill_expert
+    killed = _kill_after_the_first_defuser_turn(episode, "expert")
     start = time.monotonic()
     summary = await episode.run()
     assert killed
@@ -65,6 +73,27 @@ async def test_killed_player_process_crashes_only_its_episode(
         run_dir=tmp_path,
     )
     assert nxt.outcome == "solved"
+
+
+@pytest.mark.slow
+async def test_killed_game_process_crashes_its_episode_without_waiting_to_stop_it(
+    redis_admin_url: str, tmp_path: Path
+) -> None:
+    """A dead service is not asked to stop: the ask would wait out ``stop_timeout_s`` (here
+    long) for an answer that cannot come."""
+    settings = EpisodeSettings(launch="process", stop_timeout_s=60,
+                               game=GameConfig(startup_timeout_s=60))  # fmt: skip
+    spec = EpisodeSpec.make("Wires-798", "sync")
+    episode = Episode(spec, settings, admin_url=redis_admin_url, run_dir=tmp_path)
+    killed = _kill_after_the_first_defuser_turn(episode, "game")
+    summary = await episode.run()
+    assert killed
+    assert summary.outcome == "crashed"
+    assert "game process" in summary.reason and str(-signal.SIGKILL) in summary.reason
+    assert summary.final_state is None  # nobody is left to ask the game's last state
+    assert time.monotonic() - killed[0] < settings.stop_timeout_s
+    for handle in episode._handles:
+        assert isinstance(handle, ProcessHandle) and handle.proc.poll() is not None
 
 
 class _StallableSim:
