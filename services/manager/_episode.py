@@ -554,10 +554,7 @@ class Episode:
         if not self._handles or self._handles[0].failure():
             return None
         try:
-            return await self._rpc.call(
-                "game", game_api.STATE, game_api.Empty(), BombState,
-                timeout_s=self.settings.game_call_s,
-            )  # fmt: skip
+            return await self._final_state()
         except (GptntError, *REDIS_DOWN):  # the state is a nicety; the summary is not
             return None
 
