@@ -18,7 +18,7 @@ from gptnt.services.bus._heartbeat import (
     BEAT_S,
     Heartbeat,
     HeartbeatSender,
-    read_heartbeat,
+    read_heartbeats,
     wait_ready,
 )
 from gptnt.services.bus._inbox import Inbox, Message
@@ -60,7 +60,7 @@ __all__ = [
     "delete_users",
     "die_with_parent",
     "free_port",
-    "read_heartbeat",
+    "read_heartbeats",
     "redis_lost",
     "redis_url",
     "service_main",

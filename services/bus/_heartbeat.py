@@ -20,6 +20,7 @@ import contextlib
 import os
 import socket
 import time
+from collections.abc import Sequence
 from typing import Literal
 
 import redis.asyncio as aioredis
@@ -120,10 +121,18 @@ async def wait_ready(
     return None if popped is None else lists[decoded(popped[0])]
 
 
-async def read_heartbeat(
-    redis: aioredis.Redis, keys: GameKeys, service: Service, *, timeout_s: float = REDIS_CALL_S
-) -> Heartbeat | None:
-    """The last beat of ``service``, or ``None`` if its key expired (or it never beat)."""
-    async with within(timeout_s, f"reading the {service} heartbeat"):
-        raw = await redis.get(keys.heartbeat(service))
-    return None if raw is None else Heartbeat.model_validate_json(raw)
+async def read_heartbeats(
+    redis: aioredis.Redis,
+    keys: GameKeys,
+    services: Sequence[Service],
+    *,
+    timeout_s: float = REDIS_CALL_S,
+) -> dict[Service, Heartbeat | None]:
+    """The last beat of each of ``services`` (``None``: its key expired, or it never beat),
+    in one Redis call."""
+    async with within(timeout_s, "reading the services' heartbeats"):
+        raws = await redis.mget([keys.heartbeat(s) for s in services])
+    return {
+        s: None if raw is None else Heartbeat.model_validate_json(raw)
+        for s, raw in zip(services, raws, strict=True)
+    }

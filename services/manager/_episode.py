@@ -80,7 +80,7 @@ from gptnt.services.bus import (
     connect,
     create_users,
     delete_users,
-    read_heartbeat,
+    read_heartbeats,
     redis_lost,
     wait_ready,
     within,
@@ -480,27 +480,27 @@ class Episode:
         (``seq``) seen on this process's clock, read before it is judged, so neither a starved
         service nor a starved manager turns a live one into a crash."""
         progress: dict[str, tuple[int, float]] = {}  # service → (last seq seen, seen at)
+        names = [handle.name for handle in self._handles]
         while True:
             await asyncio.sleep(_WATCH_S)
             for handle in self._handles:
                 failure = handle.failure()
                 if failure:
                     raise EpisodeError(failure)
-                try:
-                    beat = await read_heartbeat(
-                        self._admin, self.keys, handle.name, timeout_s=REDIS_CALL_S
-                    )
-                except DeadlineExceeded:
-                    raise EpisodeError(f"redis: no answer within {REDIS_CALL_S:g} s") from None
-                now = time.monotonic()
-                last = progress.get(handle.name)
+            try:
+                beats = await read_heartbeats(self._admin, self.keys, names, timeout_s=REDIS_CALL_S)
+            except DeadlineExceeded:
+                raise EpisodeError(f"redis: no answer within {REDIS_CALL_S:g} s") from None
+            now = time.monotonic()
+            for name, beat in beats.items():
+                last = progress.get(name)
                 if beat is not None and (last is None or beat.seq != last[0]):
-                    progress[handle.name] = (beat.seq, now)
-                    self._ready_seen.add(handle.name)
-                elif last is not None and now - last[1] > self.budget.silence_s(handle.name):
-                    bound = self.budget.silence_s(handle.name)
+                    progress[name] = (beat.seq, now)
+                    self._ready_seen.add(name)
+                elif last is not None and now - last[1] > self.budget.silence_s(name):
+                    bound = self.budget.silence_s(name)
                     raise EpisodeError(
-                        f"{handle.name} heartbeat silent for {now - last[1]:.0f} s, past its "
+                        f"{name} heartbeat silent for {now - last[1]:.0f} s, past its "
                         f"{bound:g} s bound (the longest wait on it): the service hung or died"
                     )
 

@@ -18,7 +18,7 @@ from gptnt.services.bus import (
     RpcServer,
     connect,
     create_users,
-    read_heartbeat,
+    read_heartbeats,
     wait_ready,
 )
 
@@ -167,10 +167,10 @@ async def test_heartbeat_expires_when_the_sender_stops(admin, keys) -> None:
     sender = HeartbeatSender(admin, keys, "defuser", interval_s=0.05, ttl_s=0.3)
     sender.state = "ready"
     await sender.beat()
-    beat = await read_heartbeat(admin, keys, "defuser")
+    beat = (await read_heartbeats(admin, keys, ["defuser"]))["defuser"]
     assert beat is not None and beat.state == "ready" and beat.seq == 1
     await asyncio.sleep(0.5)
-    assert await read_heartbeat(admin, keys, "defuser") is None
+    assert (await read_heartbeats(admin, keys, ["defuser"]))["defuser"] is None
 
 
 async def test_a_service_announces_readiness_once_to_a_blocked_waiter(
