@@ -66,6 +66,11 @@ def _wrong(name: str, value: object, fix: str) -> Exception:
     return ConfigError(f"{name}: {what}; {fix}")
 
 
+def _path(value: Path | str | None) -> Path | None:
+    """A path argument as a ``Path``: ``_expect`` lets a notebook's text through for it."""
+    return None if value is None else Path(value)
+
+
 def _expect_episode_options(mission: object, options: Mapping[str, object]) -> None:
     from gptnt.config import Layered
 
@@ -82,7 +87,7 @@ def _expect_episode_options(mission: object, options: Mapping[str, object]) -> N
         _expect("config", options["config"], (Path, str, Layered),
                 "give a YAML file's path or a gptnt.config.Layered")  # fmt: skip
     if options.get("pools") is not None:
-        _expect("pools", options["pools"], (Path, str), "give a folder's path")
+        _expect("pools", options["pools"], (Path, str), "give the word pools file's path")
     _expect("no_manual", options.get("no_manual", False), (bool,), "give True or False")
     for name in ("on_start", "on_turn"):
         if options.get(name) is not None:
@@ -167,7 +172,7 @@ async def run_episode_async(
     layered = _layered(o.get("config"), o.get("settings"), defuser=o.get("defuser"),
                        expert=o.get("expert"), **urls)  # fmt: skip
     prepared = await _prepare(
-        mode, layered, mission, o.get("solo"), o.get("no_manual", False), o.get("pools"),
+        mode, layered, mission, o.get("solo"), o.get("no_manual", False), _path(o.get("pools")),
         o.get("clock", "wall"), o.get("latency"),
     )  # fmt: skip
     on_start = o.get("on_start")
@@ -298,7 +303,7 @@ def _layered(
             raise ConfigError("config: a Layered config takes no settings, defuser or expert "
                               "beside it; give them inside it, or pass a YAML path")  # fmt: skip
         return config
-    return load_config(config, flags=flags, flag_names=names)
+    return load_config(_path(config), flags=flags, flag_names=names)
 
 
 def replay_episode(
@@ -325,6 +330,9 @@ def replay_episode(
 
     _expect("episode", episode, (Path, str), "give the recorded episode's folder")
     _expect("from_turn", from_turn, (int,), "give a turn number, e.g. 2")
+    if out is not None:
+        _expect("out", out, (Path, str), "give a folder's path")
+    episode, out = Path(episode), _path(out)
 
     from gptnt.errors import ConfigError
     from gptnt.records import RunLock
@@ -413,6 +421,9 @@ def run_baseline(
 
     for name, value in (("repeats", repeats), ("workers", workers), ("fresh_bombs", fresh_bombs)):
         _expect(name, value, (int,), "give a whole number")
+    if pools is not None:
+        _expect("pools", pools, (Path, str), "give the word pools file's path")
+    pools = _path(pools)
 
     from gptnt.errors import ConfigError
     from gptnt.missions import fresh_missions, load_missions

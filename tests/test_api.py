@@ -62,3 +62,13 @@ def test_an_argument_of_the_wrong_type_is_one_config_error_naming_it(call, messa
     with pytest.raises(ConfigError) as err:
         call()
     assert str(err.value).startswith(message), str(err.value)
+
+
+def test_an_episode_given_as_text_is_read_as_a_path(tmp_path: Path) -> None:
+    """The type checks let a notebook's text through for a path: it is then used as one (a
+    ``str / str`` TypeError was what came back)."""
+    with pytest.raises(ConfigError, match="^EPISODE nowhere/ep: no events.jsonl"):
+        gptnt.replay_episode("nowhere/ep", 1, out=str(tmp_path))  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="^out: 3 is an int; give a folder's path"):
+        gptnt.replay_episode(tmp_path, 1, out=3)  # type: ignore[arg-type]
+    assert not any(tmp_path.iterdir())
