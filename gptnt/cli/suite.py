@@ -596,21 +596,30 @@ def suite_status(
     Exit codes: 0 shown, 2 no such run."""
     from rich.table import Table
 
+    from gptnt.bounded import Tally
     from gptnt.cli import ExitCode
     from gptnt.cli._console import make_console
     from gptnt.records import Ledger, read_fleet
 
     run_dir = Path(run) if Path(run).is_dir() else (out or Path("runs")) / run
-    if not (run_dir / "ledger.jsonl").exists() and read_fleet(run_dir) is None:
+    ledger = Ledger(run_dir)
+    # A torn fleet.json or ledger line is named, never taken for "no fleet" or fewer episodes.
+    torn_fleet, torn_lines = Tally(), Tally()
+    fleet = read_fleet(run_dir, tally=torn_fleet)
+    if not ledger.path.exists() and fleet is None and not torn_fleet.total:
         typer.echo(f"error: {run}: no suite run there (no ledger.jsonl or fleet.json in "
                    f"{run_dir}); name a run directory", err=True)  # fmt: skip
         raise typer.Exit(ExitCode.BAD_INPUT)
-    fleet = read_fleet(run_dir)
-    latest = Ledger(run_dir).latest()
+    latest = ledger.latest(tally=torn_lines)
     done = sum(e.status == "finished" for e in latest.values())
     parked = sorted(k for k, e in latest.items() if e.status == "parked")
+    for line in torn_fleet.lines() + torn_lines.lines():
+        make_console(stderr=True).print(f"warning: {line}", markup=False, highlight=False)
     console = make_console()
-    if fleet is None:
+    if fleet is None and torn_fleet.total:
+        console.print(f"{run_dir}: fleet view unreadable; done {done}, parked {len(parked)}",
+                      highlight=False)  # fmt: skip
+    elif fleet is None:
         console.print(f"{run_dir}: no fleet view (not run by `suite run`)", highlight=False)
     else:
         age = time.time() - fleet.updated_at

@@ -102,10 +102,10 @@ class Ledger:
             self.path, LedgerEntry.model_validate_json, tally=Tally() if tally is None else tally
         )
 
-    def latest(self) -> dict[str, LedgerEntry]:
-        """The last entry per episode key."""
+    def latest(self, *, tally: Tally | None = None) -> dict[str, LedgerEntry]:
+        """The last entry per episode key (unreadable lines counted in ``tally``)."""
         latest: dict[str, LedgerEntry] = {}
-        for entry in self.entries():
+        for entry in self.entries(tally=tally):
             latest[entry.episode_key] = entry
         return latest
 

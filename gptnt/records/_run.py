@@ -5,16 +5,20 @@ reads it to say that a run was capped (and so is missing episodes on purpose).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
-from gptnt.bounded import read_json
+from gptnt.bounded import Tally, read_json
 from gptnt.errors import UnreadableError
 from gptnt.records._episode import write_atomic
 from gptnt.records._schema import SCHEMA_VERSION
 
 RUN_FILE = "run.json"
+
+T = TypeVar("T")
 
 
 class RunInfo(BaseModel):
@@ -37,16 +41,23 @@ def write_run_info(run_dir: Path, info: RunInfo) -> None:
     write_atomic(run_dir / RUN_FILE, info.model_dump_json(indent=2).encode())
 
 
-def read_run_info(run_dir: Path) -> RunInfo | None:
-    """The run's record, or ``None`` when there is none or it cannot be read (it is rewritten
-    as the run goes)."""
-    path = run_dir / RUN_FILE
+def _read_optional(path: Path, parse: Callable[[bytes], T], tally: Tally | None) -> T | None:
+    """The file parsed, or ``None`` when there is none or it cannot be read; an unreadable one
+    (torn, not its type, not a regular file) is counted in ``tally``, so a reader can name it."""
     if not path.exists():
         return None
     try:
-        return read_json(path, RunInfo.model_validate_json)
-    except UnreadableError:
+        return read_json(path, parse)
+    except UnreadableError as err:
+        if tally is not None:
+            tally.skip(path, str(err).removeprefix(f"{path}: "), what="file")
         return None
+
+
+def read_run_info(run_dir: Path, *, tally: Tally | None = None) -> RunInfo | None:
+    """The run's record, or ``None`` when there is none or it cannot be read (it is rewritten
+    as the run goes; an unreadable one is counted in ``tally``)."""
+    return _read_optional(run_dir / RUN_FILE, RunInfo.model_validate_json, tally)
 
 
 FLEET_FILE = "fleet.json"
@@ -89,12 +100,7 @@ def write_fleet(run_dir: Path, view: FleetView) -> None:
     write_atomic(run_dir / FLEET_FILE, view.model_dump_json(indent=2).encode(), durable=False)
 
 
-def read_fleet(run_dir: Path) -> FleetView | None:
-    """The suite's fleet view, or ``None`` when there is none or it cannot be read."""
-    path = run_dir / FLEET_FILE
-    if not path.exists():
-        return None
-    try:
-        return read_json(path, FleetView.model_validate_json)
-    except UnreadableError:
-        return None
+def read_fleet(run_dir: Path, *, tally: Tally | None = None) -> FleetView | None:
+    """The suite's fleet view, or ``None`` when there is none or it cannot be read (counted in
+    ``tally``)."""
+    return _read_optional(run_dir / FLEET_FILE, FleetView.model_validate_json, tally)
