@@ -35,6 +35,7 @@ from types import FrameType
 
 import dask
 from distributed import Client, Future, KilledWorker, LocalCluster, wait
+from distributed.client import FuturesCancelledError
 
 from gptnt import telemetry
 from gptnt.bounded import Tally
@@ -511,6 +512,15 @@ class _Played:
             done, _ = wait(list(self.live), timeout=_TICK_S, return_when="FIRST_COMPLETED")
         except TimeoutError:
             return []
+        except FuturesCancelledError as err:
+            # Only the cluster cancels the suite's futures (their keys are this run's): its
+            # scheduler went away and took every attempt in flight with it. None is recorded,
+            # so a rerun plays them again, as after a second Ctrl-C.
+            reasons = ", ".join(sorted({group.reason for group in err.error_groups}))
+            raise ClusterError(
+                f"the cluster at {self.where} dropped the {len(self.live)} episode(s) in flight "
+                f"({reasons}): its scheduler went away; rerun the same command to resume"
+            ) from None
         return list(done)
 
     def _settle(self, future: Future, todo: deque[EpisodeSpec], stop: Interrupt) -> None:
