@@ -163,28 +163,6 @@ def _selection(players: str | None, only: str | None, modes: str | None, repeats
     )  # fmt: skip
 
 
-def _expand(ref: str, selection: Selection) -> tuple[Suite, list[SuiteEpisode], list[str]]:
-    """The suite's episodes, each with the manual it will read resolved (``paper``: the
-    official manual if imported, else the generated one), and the notices to print once every
-    input is checked (a fallback to the generated manual is a condition of the run)."""
-    from gptnt.manual import resolve_source
-    from gptnt.players.scripted import SCRIPTED
-    from gptnt.suites import expand, load_suite
-
-    suite = load_suite(ref)
-    episodes = []
-    notices: list[str] = []
-    for ep in expand(suite, selection):
-        source, notice = resolve_source(ep.manual, ep.rule_seed)
-        # The manual's reader: the Expert, or the solo player; a scripted one reads the rules.
-        scripted = SCRIPTED["expert"] if ep.expert is not None else SCRIPTED["defuser"]
-        read = not ep.no_manual and (ep.expert or ep.defuser) not in scripted
-        if notice and notice not in notices and read:
-            notices.append(notice)
-        episodes.append(ep.model_copy(update={"manual": source}) if source != ep.manual else ep)
-    return suite, episodes, notices
-
-
 # ----------------------------------------------------------------------------- list, show
 
 
@@ -300,13 +278,12 @@ def suite_plan(
     """Episodes, model calls, tokens and cost per player, before anything runs."""
     from gptnt.cli._console import make_console
     from gptnt.cli.config import command_config
-    from gptnt.suites import plan
+    from gptnt.suites import check_rule_seeds, plan, resolve_episodes
 
     layered = command_config(ctx, PLAN_SETTINGS, config)
-    selection = _selection(players, only, modes, repeats, limit, solo, no_manual, rule_seed,
-                           layered)  # fmt: skip
-    suite, episodes, notices = _expand(ref, selection)
-    _check_rule_seeds(episodes, pools)
+    suite, episodes, notices = resolve_episodes(ref, _selection(
+        players, only, modes, repeats, limit, solo, no_manual, rule_seed, layered))  # fmt: skip
+    check_rule_seeds(episodes, pools)
     p = plan(episodes)
     console = make_console()
     print_plan(console, suite.name, p)
@@ -315,29 +292,6 @@ def suite_plan(
 
 
 # ----------------------------------------------------------------------------- run
-
-
-def _check_rule_seeds(episodes: list[SuiteEpisode], pools: Path | None) -> None:
-    """Every rule seed agrees with the missions played under it and has its tables (one line
-    naming the flag otherwise); the pools file reaches every service started from here."""
-    from gptnt.missions import get_mission
-    from gptnt.preflight import use_rule_seed
-
-    by_seed: dict[int, set[str]] = {}
-    for ep in episodes:
-        by_seed.setdefault(ep.rule_seed, set()).add(ep.mission_id)
-    for seed, missions in by_seed.items():
-        use_rule_seed(seed, pools, [get_mission(m) for m in sorted(missions)])
-
-
-def _spec(ep: SuiteEpisode) -> EpisodeSpec:
-    from gptnt.services.manager import EpisodeSpec
-
-    return EpisodeSpec.make(
-        ep.mission_id, ep.mode, ep.defuser, ep.expert or ep.defuser, repeat=ep.repeat,
-        seed=ep.repeat, solo=ep.solo, no_manual=ep.no_manual, manual=ep.manual,
-        rule_seed=ep.rule_seed, time_factor=ep.time_factor, suite=ep.suite,
-    )  # fmt: skip
 
 
 def _confirm(estimate: float | None, threshold: float, yes: bool) -> None:
@@ -451,12 +405,12 @@ def suite_run(
     from gptnt.cli.config import command_config
     from gptnt.services.manager import EpisodeSettings
     from gptnt.services.manager.suite import run_suite
+    from gptnt.suites import resolve_episodes
 
     layered = command_config(ctx, SUITE_SETTINGS, config)
     cfg = layered.config
-    selection = _selection(players, only, modes, repeats, limit, solo, no_manual, rule_seed,
-                           layered)  # fmt: skip
-    suite, episodes, notices = _expand(ref, selection)
+    suite, episodes, notices = resolve_episodes(ref, _selection(
+        players, only, modes, repeats, limit, solo, no_manual, rule_seed, layered))  # fmt: skip
     console = make_console()
     settings = EpisodeSettings.from_config(cfg, suite=True)
     run_dir, specs, estimate = _prepare(suite, episodes, pools, cfg, settings, run_name, console,
@@ -483,14 +437,15 @@ def _prepare(suite: Suite, episodes: list[SuiteEpisode], pools: Path | None, cfg
     from gptnt.records import RunLock
     from gptnt.services.manager import check_turns, player_infos
     from gptnt.services.manager.api import player_slug
-    from gptnt.suites import plan
+    from gptnt.services.manager.suite import episode_spec
+    from gptnt.suites import check_rule_seeds, plan
 
     names = list(dict.fromkeys(n for ep in episodes for n in (ep.defuser, ep.expert) if n))
     run = run_name or f"suite-{suite.name}-{'-'.join(player_slug(n) for n in names)}"
     run_dir = cfg.records.out / run
     RunLock(run_dir).check()  # a second writer is refused first (run_suite takes the lock)
-    _check_rule_seeds(episodes, pools)
-    specs = [_spec(ep) for ep in episodes]
+    check_rule_seeds(episodes, pools)
+    specs = [episode_spec(ep) for ep in episodes]
     lineups = {(s.defuser, s.expert, s.solo, s.no_manual, s.manual, s.rule_seed): s for s in specs}
     for spec in lineups.values():  # a bad player or manual fails here, before anything starts
         player_infos(spec)

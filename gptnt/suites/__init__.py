@@ -11,6 +11,7 @@ from __future__ import annotations
 from gptnt.suites._format import Pairings, Suite, load_suite, suite_names, suite_path
 from gptnt.suites._grid import Condition, Selection, SuiteEpisode, expand
 from gptnt.suites._plan import Estimate, Plan, by_player, group_label, load_assumptions, plan
+from gptnt.suites._resolve import check_rule_seeds, resolve_episodes
 
 __all__ = [
     "Condition",
@@ -21,11 +22,13 @@ __all__ = [
     "Suite",
     "SuiteEpisode",
     "by_player",
+    "check_rule_seeds",
     "expand",
     "group_label",
     "load_assumptions",
     "load_suite",
     "plan",
+    "resolve_episodes",
     "suite_names",
     "suite_path",
 ]

@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING
 
 import dask
 from distributed import Client, Future, KilledWorker, LocalCluster, wait
@@ -67,6 +68,9 @@ from gptnt.services.manager.host import (
     play_on_host,
     stop_run,
 )
+
+if TYPE_CHECKING:
+    from gptnt.suites import SuiteEpisode
 
 log = logging.getLogger(__name__)
 
@@ -241,6 +245,15 @@ def _run(run_dir: Path, specs: list[EpisodeSpec], settings: EpisodeSettings, sui
     }))  # fmt: skip
     parked = sorted(k for k, e in ledger.latest().items() if e.status == "parked")
     return SuiteOutcome(progress=progress, interrupted=stop.reason, parked=parked)
+
+
+def episode_spec(ep: SuiteEpisode) -> EpisodeSpec:
+    """What a worker plays for one episode of the suite's grid (its key names the episode)."""
+    return EpisodeSpec.make(
+        ep.mission_id, ep.mode, ep.defuser, ep.expert or ep.defuser, repeat=ep.repeat,
+        seed=ep.repeat, solo=ep.solo, no_manual=ep.no_manual, manual=ep.manual,
+        rule_seed=ep.rule_seed, time_factor=ep.time_factor, suite=ep.suite,
+    )  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- the cluster
