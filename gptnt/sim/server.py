@@ -287,11 +287,12 @@ def _fast_forward(game: Game, query: Query) -> Reply:
     return _text(game.fast_forward(wanted))
 
 
-# Routes whose work is a brief hold of the game's lock (no pixels: stepping captures scenes, it
-# does not render them): a served game runs them in the event loop itself, as the hop to a
-# worker thread and back costs more than their work. The others (frames, the mission's build,
-# a settle that renders waiting scenes) keep the hop. Each route is declared once, in one of
-# the two tables.
+# Routes whose work is a brief hold of the game's lock (stepping captures scenes, it does not
+# render them; only a change that falls inside a step, a scheduled one or the clock reaching
+# zero, renders the frames waiting, at most the ring's 16): a served game runs them in the
+# event loop itself, as the hop to a worker thread and back costs more than their work. The
+# others (frames, the mission's build, an input that renders the waiting scenes) keep the hop.
+# Each route is declared once, in one of the two tables.
 _BRIEF: dict[str, Handler] = {
     "/health": lambda game, query: _text(game.health()),
     "/settimescale": _set_time_scale,
