@@ -48,11 +48,12 @@ def venn_colours(regions: list[Region], frame: np.ndarray) -> list[tuple[RGB, ..
     out: list[tuple[RGB, ...]] = []
     for r in regions:
         pixels = frame[r.ys, r.xs, :3].astype(np.int32)
+        hits = [test(pixels) for _, test in _VENN_TESTS]  # each test once per wire
+        enough = _VENN_SHARE * max(int(np.logical_or.reduce(hits).sum()), 1)
         found = [
             colour
-            for colour, test in _VENN_TESTS
-            if test(pixels).sum() >= _VENN_SHARE * max(_recognised(pixels).sum(), 1)
-            and test(pixels).any()
+            for (colour, _), hit in zip(_VENN_TESTS, hits, strict=True)
+            if (n := int(hit.sum())) and n >= enough
         ]
         out.append(tuple(found) if found else (_median_colour(r, frame),))
     return out
@@ -114,10 +115,6 @@ def _red(p: np.ndarray) -> np.ndarray:
 
 def _blue(p: np.ndarray) -> np.ndarray:
     return (p[:, 2] > 70) & (p[:, 2] > 1.3 * np.maximum(p[:, 0], p[:, 1]))
-
-
-def _recognised(p: np.ndarray) -> np.ndarray:
-    return _white(p) | _red(p) | _blue(p)
 
 
 _VENN_TESTS: tuple[tuple[RGB, Callable[[np.ndarray], np.ndarray]], ...] = (
