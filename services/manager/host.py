@@ -26,6 +26,7 @@ from pathlib import Path
 from distributed import Worker, get_worker
 
 from gptnt import telemetry
+from gptnt.errors import ClusterError
 from gptnt.records import TurnEvent, pack
 from gptnt.services.manager._episode import Episode, Interrupt, OnTurn, traced
 from gptnt.services.manager.api import EpisodeSettings, EpisodeSpec
@@ -78,12 +79,18 @@ def _stopped(run: str) -> str:
 
 
 def play_on_host(run: str, spec: EpisodeSpec, settings: EpisodeSettings,
-                 local: GameHost, traceparent: str | None = None) -> str | None:  # fmt: skip
+                 local: GameHost | None, traceparent: str | None = None) -> str | None:  # fmt: skip
     """The Dask task of one attempt: play it and return its records packed, or ``None`` when
     the run (or this worker) is stopping and it was not played. ``local`` is the suite's own
-    host, for the workers of its local cluster; a ``gptnt worker`` plays on its own.
+    host, for the workers of its local cluster; a ``gptnt worker`` plays on its own (``None``
+    is sent to a fleet's).
     ``traceparent``: the suite's span, the parent of the episode's (``gptnt.telemetry``)."""
     host = _HOST or local
+    if host is None:  # a plain `dask worker --resources game=1` joined the suite's scheduler
+        raise ClusterError(
+            f"{worker_name()} offers game slots but is no `gptnt worker` (it has no Redis or "
+            "staging of its own); stop it and start `gptnt worker --scheduler ...` there"
+        )
     if _stopped(run):
         return None
     worker = get_worker()
