@@ -145,6 +145,16 @@ def trio_solo_gap(summaries: list[Summary]) -> Table:
                  "view, no hints. Gap = Solo − Trio. A model needs both runs to appear.")  # fmt: skip
 
 
+def _against(group: list[Summary], base: list[Summary]) -> list[Cell]:
+    """Core, Plus and All of ``group``, each followed by its points from ``base`` (``–``
+    without a base: the base condition itself, or a team that never played it)."""
+    cells: list[Cell] = []
+    for keep in (lambda s: s.subset == "core", lambda s: s.subset == "plus", lambda s: True):
+        r = _rate(group, keep)
+        cells += [r, _points(_rate(base, keep), r) if base else "–"]
+    return cells
+
+
 def by_hints(summaries: list[Summary]) -> Table:
     trio = [s for s in summaries if not s.solo]
     rows: list[tuple[Cell, ...]] = []
@@ -155,11 +165,7 @@ def by_hints(summaries: list[Summary]) -> Table:
             if level not in levels:
                 continue
             g = levels[level]
-            cells: list[Cell] = []
-            for keep in (lambda s: s.subset == "core", lambda s: s.subset == "plus",
-                         lambda s: True):  # fmt: skip
-                r = _rate(g, keep)
-                cells += [r, _points(_rate(base, keep), r) if base and level != "none" else "–"]
+            cells = _against(g, base if level != "none" else [])
             lost = Counter(s.outcome for s in _scored(g))
             rows.append((name, level, *cells, lost["timed_out"], lost["wrong_action"]))
     return Table("by_hints", "SANZARU success by hint level", "Table 10",
@@ -176,12 +182,7 @@ def by_thinking(summaries: list[Summary]) -> Table:
         for budget in ("off", "on", "max", "default"):
             if budget not in budgets:
                 continue
-            g = budgets[budget]
-            cells: list[Cell] = []
-            for keep in (lambda s: s.subset == "core", lambda s: s.subset == "plus",
-                         lambda s: True):  # fmt: skip
-                r = _rate(g, keep)
-                cells += [r, _points(_rate(base, keep), r) if base and budget != "off" else "–"]
+            cells = _against(budgets[budget], base if budget != "off" else [])
             rows.append((name, budget, *cells))
     return Table("by_thinking", "SANZARU success by thinking budget", "Table 11",
                  ("team", "thinking", "Core", "Δ Core", "Plus", "Δ Plus", "All", "Δ All"),
