@@ -35,10 +35,10 @@ def import_pdf(
 ) -> None:
     """Extract the pages the paper uses (3, 5-16, 21-23): text and page images."""
     from gptnt.manual import import_pdf as run_import
-    from gptnt.manual import save, sha256_of
+    from gptnt.manual import save
 
     manual = run_import(pdf)
-    index = save(manual, out, sha256=sha256_of(pdf))
+    index = save(manual, out, sha256=manual.identity.removeprefix("imported:"))
     typer.echo(f"{manual.identity}: {len(manual.pages)} pages -> {index}")
 
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gptnt.errors import ConfigError
-from gptnt.manual._import import import_pdf, sha256_of
+from gptnt.manual._import import import_pdf
 from gptnt.manual._page import PLAYER_PAGE_HEIGHTS, Manual, ManualPage
 from gptnt.manual._store import load, save
 from gptnt.manual._structure import PAPER_PAGES, STRUCTURE, Part
@@ -51,7 +51,6 @@ __all__ = [
     "official_dir",
     "resolve_source",
     "save",
-    "sha256_of",
 ]
 
 OFFICIAL = "official"

@@ -30,10 +30,6 @@ _PRINT_NOISE = (
 _RUNNING_TITLE = re.compile(r"v\. ?\d+ (.+)$")
 
 
-def sha256_of(path: Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-
-
 def page_text(raw: str, *, clean: bool) -> str:
     """The PDF page's text with Unix line ends; ``clean`` drops the browser's print lines."""
     lines = raw.replace("\r\n", "\n").replace("\r", "\n").split("\n")
@@ -68,8 +64,9 @@ def import_pdf(
     pdf = Path(pdf)
     if not pdf.is_file():
         raise ConfigError(f"pdf={pdf}: no such file; give the path of your copy of the manual")
+    data = pdf.read_bytes()  # read once: the pages and the identity are of the same bytes
     try:
-        document = pdfium.PdfDocument(str(pdf))
+        document = pdfium.PdfDocument(data)
     except pdfium.PdfiumError as err:
         raise ConfigError(f"pdf={pdf}: cannot be read as a PDF ({err})") from None
     try:
@@ -101,5 +98,5 @@ def import_pdf(
             )
     finally:
         document.close()
-    digest = sha256_of(pdf)
+    digest = hashlib.sha256(data).hexdigest()
     return Manual(identity=f"imported:{digest}", kind="imported", pages=tuple(out), source=pdf.name)
