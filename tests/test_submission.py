@@ -163,6 +163,15 @@ def test_bad_input_is_one_line_and_exit_2(run_dir: Path, tmp_path: Path) -> None
     ledger.write_text("\n".join(kept) + "\n", encoding="utf-8")
     _one_line(_gptnt("submission", str(unfinished), "--defuser", "oracle", "--out", out),
               "unfinished")  # fmt: skip
+    torn = tmp_path / "torn"  # a turn line cut in half: its usage would be missing from the row
+    shutil.copytree(run_dir, torn)
+    (events,) = torn.glob("episodes/*oracle-oracle*/events.jsonl")
+    lines = events.read_bytes().splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if b'"kind":"turn"' in line)
+    lines[at] = lines[at][: len(lines[at]) // 2] + b"\n"
+    events.write_bytes(b"".join(lines))
+    _one_line(_gptnt("submission", str(torn), "--defuser", "oracle", "--out", out),
+              "unreadable", "whole records")  # fmt: skip
     assert not (tmp_path / "bundles").exists()  # nothing half-written
 
 
