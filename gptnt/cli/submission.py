@@ -53,9 +53,9 @@ def submission(
     """Write the leaderboard bundle (submission.yaml + experiments.parquet) of one Defuser's
     runs on one suite in one mode. Exit 2: bad input (one line naming it and the fix)."""
     from gptnt.analysis import load_runs
-    from gptnt.cli.report import refuse_inside, unreadable
+    from gptnt.cli.report import refuse_inside
     from gptnt.errors import ConfigError
-    from gptnt.submission import Submitter, build, read_bundle, write_bundle
+    from gptnt.submission import Submitter, build, read_bundle, refuse_damaged, write_bundle
 
     if check is not None:
         if run_dirs:
@@ -66,11 +66,7 @@ def submission(
     if mode is not None and mode not in ("sync", "async"):
         raise ConfigError(f"--mode {mode!r}: use sync or async")
     runs = load_runs(run_dirs or [])
-    damaged = unreadable(runs)
-    if damaged:  # a skipped line would undercount a row's usage or turns: whole records only
-        more = f" (and {len(damaged) - 1} more)" if len(damaged) > 1 else ""
-        raise ConfigError(f"RUN_DIR: {damaged[0]}{more}; a submission is built from whole "
-                          "records only: play that episode again or leave its run out")  # fmt: skip
+    refuse_damaged(runs)
     refuse_inside(out, list(run_dirs or []))
     episodes = [e for r in runs for e in r.episodes
                 if (mode is None or e.recorded_mode == mode)

@@ -4,7 +4,14 @@ them, ``read_bundle`` reads a bundle back and checks it against the schema and i
 
 from __future__ import annotations
 
-from gptnt.submission._build import build, capabilities, experiment, identity, slugify
+from gptnt.submission._build import (
+    build,
+    capabilities,
+    experiment,
+    identity,
+    refuse_damaged,
+    slugify,
+)
 from gptnt.submission._bundle import (
     MANIFEST,
     PAYLOAD,
@@ -41,6 +48,7 @@ __all__ = [
     "experiment",
     "identity",
     "read_bundle",
+    "refuse_damaged",
     "slugify",
     "stable_digest",
     "write_bundle",

@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from gptnt.analysis import RecordedEpisode
+from gptnt.analysis import RecordedEpisode, Run
 from gptnt.errors import ConfigError
 from gptnt.missions import get_mission
 from gptnt.protocol import BombState
@@ -104,6 +104,16 @@ def identity(player: PlayerInfo) -> PlayerIdentity:
             "config and play the run again"
         )
     return player.identity
+
+
+def refuse_damaged(runs: Sequence[Run]) -> None:
+    """A ``ConfigError`` naming the first record file the loader skipped lines or files of
+    (torn, not JSON): a skipped turn would be missing from its row's usage."""
+    damaged = [line for run in runs for line in run.unreadable]
+    if damaged:
+        more = f" (and {len(damaged) - 1} more)" if len(damaged) > 1 else ""
+        raise ConfigError(f"RUN_DIR: {damaged[0]}{more}; a submission is built from whole "
+                          "records only: play that episode again or leave its run out")  # fmt: skip
 
 
 def _refuse_unfit(e: RecordedEpisode) -> None:
