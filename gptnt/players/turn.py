@@ -169,6 +169,7 @@ async def play_turn(
              for a in decision.shown]  # fmt: skip
     request = _transcript(player, decision.request) if decision.request else None
     return TurnEvent(
+        episode_id=player.episode_dir.name,  # the writer's stamp, so it need not copy the event
         role=player.role, turn=turn, started_at=started, dispatched_at=time.time(),
         seconds_remaining=sight.seconds_remaining if sight else None,
         strikes=sight.strikes if sight else None, received=received, raw_output=decision.text,
@@ -196,8 +197,9 @@ async def reflect(player: Player, outcome: ReflectedOutcome) -> ReflectionEvent 
     answer = await policy.reflect(outcome)
     tokens, cost, failed = _call_facts(answer.call)
     return ReflectionEvent(
-        role=player.role, outcome=outcome, started_at=started, ended_at=time.time(),
-        text=answer.text, finish_reason=answer.finish_reason, tokens=tokens, cost_usd=cost,
+        episode_id=player.episode_dir.name, role=player.role, outcome=outcome,
+        started_at=started, ended_at=time.time(), text=answer.text,
+        finish_reason=answer.finish_reason, tokens=tokens, cost_usd=cost,
         latency_s=answer.call.latency_s, failed_call=failed,
         request=_transcript(player, answer.request),
     )  # fmt: skip

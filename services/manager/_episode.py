@@ -284,7 +284,9 @@ class Episode:
         ended = time.time()
         summary = self._summary(players, outcome, reason, final, started, ended)
         try:
-            writer.append(EpisodeEnded(outcome=outcome, reason=reason, at=ended))
+            writer.append(
+                EpisodeEnded(episode_id=self.dir.name, outcome=outcome, reason=reason, at=ended)
+            )
             writer.finish(summary)
         except OSError as err:  # a full disk: the episode crashed, whatever the game said
             problem = disk_problem(err, self.dir)
@@ -606,8 +608,8 @@ class Episode:
         )
         status = await self._start(config)
         start = GameStep(
-            what="start", at=time.time(), seconds_remaining=status.seconds_remaining,
-            strikes=status.strikes,
+            episode_id=self.dir.name, what="start", at=time.time(),
+            seconds_remaining=status.seconds_remaining, strikes=status.strikes,
         )  # fmt: skip
         self._writer.append(start)
         if self.spec.mode == "sync":
@@ -642,7 +644,8 @@ class Episode:
             event = reply.event
         except DeadlineExceeded:
             event = ReflectionEvent(
-                role=role, outcome=outcome, started_at=started, ended_at=time.time(), text="",
+                episode_id=self.dir.name, role=role, outcome=outcome, started_at=started,
+                ended_at=time.time(), text="",
                 error=f"no reflection within the turn's {deadline:g} s deadline",
             )  # fmt: skip
         if event is None:
@@ -744,7 +747,7 @@ class Episode:
     async def _play_async(self) -> None:
         """Both players loop freely while the clock runs, until the game-over event."""
         await self._game(game_api.RESUME)
-        self._writer.append(GameStep(what="resume", at=time.time()))
+        self._writer.append(GameStep(episode_id=self.dir.name, what="resume", at=time.time()))
 
         game_over = asyncio.Event()
 
