@@ -28,6 +28,7 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Literal
 from urllib.parse import urlsplit
 
 import redis.asyncio as aioredis
@@ -693,6 +694,27 @@ class Episode:
             )
         self._cost = add_costs((self._cost, cost))
 
+    async def _step(
+        self,
+        what: Literal["timestep", "advance"],
+        method: str,
+        params: BaseModel | None = None,
+        *,
+        game_time: float | None = None,
+    ) -> game_api.Status:
+        """Move the game by ``method`` and record the step: the game after it, and the wall
+        seconds of its call."""
+        t0 = time.monotonic()
+        status = await self._game(method, params)
+        self._writer.append(
+            GameStep(
+                episode_id=self.dir.name, what=what, at=time.time(), game_time=game_time,
+                seconds_remaining=status.seconds_remaining, strikes=status.strikes,
+                wall_s=round(time.monotonic() - t0, 6),
+            )
+        )  # fmt: skip
+        return status
+
     async def _play_sync(self) -> None:
         """Defuser turn → /timestep (3 s of game time, instant on the simulator) → Expert turn."""
         while True:
@@ -701,13 +723,7 @@ class Episode:
             after = reply.status or await self._game(game_api.STATUS)
             if after.over:
                 return
-            t0 = time.monotonic()
-            status = await self._game(game_api.TIMESTEP)
-            step = GameStep(
-                what="timestep", at=time.time(), seconds_remaining=status.seconds_remaining,
-                strikes=status.strikes, wall_s=round(time.monotonic() - t0, 6),
-            )  # fmt: skip
-            self._writer.append(step)
+            status = await self._step("timestep", game_api.TIMESTEP)
             if status.over:
                 return
             if self.settings.step_sleep_s:
@@ -728,13 +744,8 @@ class Episode:
         while True:
             role = min(self._roles, key=lambda r: (start[r], self._roles.index(r)))
             if role == "defuser":
-                t0 = time.monotonic()
-                status = await self._game(game_api.ADVANCE, game_api.AdvanceRequest(to=start[role]))
-                self._writer.append(
-                    GameStep(what="advance", at=time.time(), game_time=start[role],
-                             seconds_remaining=status.seconds_remaining, strikes=status.strikes,
-                             wall_s=round(time.monotonic() - t0, 6))
-                )  # fmt: skip
+                to = game_api.AdvanceRequest(to=start[role])
+                status = await self._step("advance", game_api.ADVANCE, to, game_time=start[role])
                 if status.over:
                     return
             reply = await self._turn(role, at=start[role])
