@@ -30,6 +30,7 @@ from gptnt.records import disk_problem
 from gptnt.services.bus._deadline import REDIS_CALL_S, within
 from gptnt.services.bus._keys import GameKeys, Service
 from gptnt.services.bus._server import decoded
+from gptnt.waits import patient_timeout
 
 DISK_FAULT = "disk"
 """``RpcFault.kind`` of a write refused for want of space (``gptnt.records.disk_problem``)."""
@@ -206,7 +207,9 @@ class RpcServer:
                 telemetry.continued(request.traceparent),
                 telemetry.span(f"serve {self.service}.{request.method}"),
             ):
-                async with asyncio.timeout(request.timeout_s):
+                # The caller's deadline, kept as the caller keeps it: a stall of this loop
+                # does not cut an answer that is there (``gptnt.waits.patient_timeout``).
+                async with patient_timeout(request.timeout_s):
                     result = await method.handler(params)
             reply.result = result.model_dump_json()
         except TimeoutError:

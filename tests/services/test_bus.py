@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 import redis.exceptions
@@ -89,6 +90,24 @@ async def test_handler_overrunning_its_deadline_is_answered(admin, keys, echo_se
     client = RpcClient(admin, keys, "manager")
     with pytest.raises((RemoteError, DeadlineExceeded)):
         await client.call("game", "echo", Echo(text="slow", delay_s=5), Echo, timeout_s=0.3)
+
+
+async def test_a_handler_whose_answer_came_while_the_loop_stalled_is_not_cut(
+    admin, keys, echo_server
+) -> None:
+    """The server's loop stalls (a long synchronous step) past the call's deadline while the
+    handler's answer becomes ready: the server, like the caller, does not count the stall
+    against the handler, so the answer is sent, not a DeadlineExceeded fault."""
+    client = RpcClient(admin, keys, "manager")
+
+    async def stall_once_the_handler_waits() -> None:
+        await asyncio.sleep(0.1)  # the request is taken; the handler sleeps its 0.2 s
+        time.sleep(1.0)  # the stall under test: a synchronous step blocks the loop
+
+    stall = asyncio.create_task(stall_once_the_handler_waits())
+    got = await client.call("game", "echo", Echo(text="late", delay_s=0.2), Echo, timeout_s=0.5)
+    await stall
+    assert got.text == "LATE"
 
 
 async def test_no_server_means_deadline_exceeded(admin, keys) -> None:
