@@ -129,6 +129,27 @@ class Usage(BaseModel):
     cache_write_tokens: int = 0
 
 
+MAX_CALL_TOKENS = 100_000_000
+"""More tokens than one call reads or writes (no model's context holds as many): a count past
+it in a provider's usage report is as wrong as a negative one."""
+
+
+def reported_usage(got: pm.RequestUsage) -> Usage | None:
+    """A reply's tokens as its provider reported them; ``None`` when the report cannot be
+    believed: a negative count or one past ``MAX_CALL_TOKENS``, or no input at all (every
+    request has a system prompt; pydantic-ai reads a missing or unreadable report as zeros).
+    """
+    counts = (got.input_tokens, got.output_tokens, got.cache_read_tokens, got.cache_write_tokens)
+    if got.input_tokens <= 0 or not all(0 <= n <= MAX_CALL_TOKENS for n in counts):
+        return None
+    return Usage(
+        input_tokens=got.input_tokens,
+        output_tokens=got.output_tokens,
+        cache_read_tokens=got.cache_read_tokens,
+        cache_write_tokens=got.cache_write_tokens,
+    )
+
+
 class CallRecord(BaseModel):
     """What one model call took: timestamps are wall-clock UTC; latency in wall seconds."""
 
@@ -140,7 +161,8 @@ class CallRecord(BaseModel):
     latency_s: float
     usage: Usage
     cost_usd: float | None
-    """``None`` when the price table has no entry for the model."""
+    """``None`` when the price table has no entry for the model, or when the provider's usage
+    report cannot be believed (``reported_usage``; its tokens are then recorded as 0)."""
     finish_reason: str | None
     failure: Failure | None = None
     error: str | None = None
@@ -301,21 +323,15 @@ class ModelBackend:
             for p in parts if getattr(p, "part_kind", "") == "thinking" and p.content
         )  # fmt: skip
         text = kept.text
-        got = response.usage
-        usage = Usage(
-            input_tokens=got.input_tokens,
-            output_tokens=got.output_tokens,
-            cache_read_tokens=got.cache_read_tokens,
-            cache_write_tokens=got.cache_write_tokens,
-        )
+        usage = reported_usage(response.usage)
         finish = response.finish_reason
         record = CallRecord(
             model=self.config.model,
             requested_at=requested_at,
             responded_at=datetime.now(UTC),
             latency_s=time.monotonic() - start,
-            usage=usage,
-            cost_usd=self._price.cost(usage) if self._price else None,
+            usage=usage or Usage(),
+            cost_usd=self._price.cost(usage) if self._price and usage else None,
             finish_reason=finish,
             failure="content_filter" if finish == "content_filter" else None,
             output_chars=kept.original_chars,

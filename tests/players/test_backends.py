@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import pytest
@@ -9,7 +10,7 @@ from fake_openai import FakeServer, completion
 
 from gptnt.errors import PlayerConfigError
 from gptnt.players import Attachment, Conversation, turn_text
-from gptnt.players.backends import ModelBackend, Price, check_endpoint
+from gptnt.players.backends import ModelBackend, Price, Usage, check_endpoint
 from gptnt.players.config import PlayerConfig
 
 
@@ -135,3 +136,35 @@ async def test_expert_request_holds_the_manual_first_and_no_frames(server: FakeS
     later = [m for m in messages[2:] if isinstance(m["content"], list)]
     assert all(p.get("type") != "image_url" for m in later for p in m["content"])
     assert messages[1] == server.received[0]["messages"][1]  # pinned, unchanged
+
+
+@pytest.mark.parametrize(
+    "usage",
+    [
+        {"prompt_tokens": -5, "completion_tokens": 10, "total_tokens": 5},  # negative
+        {"prompt_tokens": 100, "completion_tokens": 10**15, "total_tokens": 10**15 + 100},
+        {**completion("")["usage"], "prompt_tokens_details": {"cache_write_tokens": -40}},
+        None,  # no report at all
+    ],
+)
+async def test_a_usage_report_that_cannot_be_believed_costs_unknown(
+    usage: dict | None, server: FakeServer
+) -> None:
+    """A provider that reports negative, absurd or no token counts: the reply is still played,
+    its tokens are recorded as 0 and its cost as unknown (``None``: never $0, never a fortune);
+    a believable report from the same provider is priced as before."""
+    lying = completion("<thoughts>a</thoughts>")
+    if usage is None:
+        del lying["usage"]
+    else:
+        lying["usage"] = usage
+    server.replies = [(200, lying), (200, completion("<thoughts>b</thoughts>", prompt=100))]
+    backend = ModelBackend(_config(server.url), prices={"fake-model": Price(input=1.0, output=2.0)})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # pydantic-ai warns that it could not read the usage
+        bad = await backend.complete(Conversation("s").request("hi"))
+    assert bad.failure is None and bad.text == "<thoughts>a</thoughts>"
+    assert bad.record.usage == Usage() and bad.record.cost_usd is None
+    good = await backend.complete(Conversation("s").request("hi"))
+    assert good.record.usage.input_tokens == 100
+    assert good.record.cost_usd == pytest.approx((100 * 1.0 + 7 * 2.0) / 1e6)
