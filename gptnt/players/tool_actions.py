@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Sequence
+from typing import Any
 
 from gptnt.players.actions import LOCATED_ACTIONS, ActionKindName, DoNothing, Interaction
 from gptnt.players.conversation import ToolCall, ToolSpec
@@ -111,28 +112,39 @@ def command(call: ToolCall) -> dict[str, object]:
 
 
 def history_text(calls: Sequence[ToolCall], text: str) -> str:
-    """The reply as the history keeps it: the reasoning, then each call as its command JSON."""
-    lines = [text.strip()] if text.strip() else []
+    """The reply as the history keeps it: the reasoning, then each call as its command JSON.
+    Reasoning whose last line itself reads as a command is set off from the calls by a blank
+    line (which no other such text has), so ``read_history_text`` finds where the calls start.
+    """
+    reasoning = text.strip()
+    lines = [reasoning] if reasoning else []
+    if calls and reasoning and _result(reasoning.rsplit("\n", 1)[-1]) is not None:
+        lines.append("")
     lines += [json.dumps(command(call), ensure_ascii=False) for call in calls]
     return "\n".join(lines)
+
+
+def _result(line: str) -> dict[str, Any] | None:
+    """The ``result`` of a line that is a command's JSON (``command``), else ``None``."""
+    try:
+        value = json.loads(line)
+    except ValueError:
+        return None
+    if not (isinstance(value, dict) and isinstance(value.get("result"), dict)):
+        return None
+    return value["result"]
 
 
 def read_history_text(
     text: str, *, allowed: Collection[ActionKindName], interaction: Interaction
 ) -> ParsedOutput:
     """A reply as ``history_text`` kept it, read again (a replay's restored turn): its last
-    lines are the calls' commands (one per call, so parallel calls read as played), the lines
-    before them the reasoning; no such line, the reply called no tool."""
+    lines are the calls' commands (one per call, so parallel calls read as played), up to a
+    blank line or a line that is not one; the lines before them the reasoning; no such line,
+    the reply called no tool."""
     lines = text.strip().split("\n")
     calls: list[ToolCall] = []
-    while lines:
-        try:
-            value = json.loads(lines[-1])
-        except ValueError:
-            break
-        if not (isinstance(value, dict) and isinstance(value.get("result"), dict)):
-            break
-        result = value["result"]
+    while lines and (result := _result(lines[-1])) is not None:
         calls.insert(0, ToolCall(str(result.get("kind", "")), result.get("data", {})))
         lines.pop()
     return read_tool_reply(calls, "\n".join(lines), allowed=allowed, interaction=interaction,

@@ -123,6 +123,22 @@ def test_a_restored_tool_turn_reads_as_it_was_played(kind, data) -> None:
     assert [i.code for i in lost.issues] == ["no_tool_call"]
 
 
+@pytest.mark.parametrize("calls", [1, 2])
+def test_reasoning_that_ends_like_a_command_restores_as_played(calls: int) -> None:
+    """A hostile reply: text whose last line is itself a command's JSON, beside its tool
+    call(s). Restored from the history's text, it reads as it was played (the calls it made,
+    the reasoning it gave), not as one more call."""
+    kinds = ("interact_game", "send_message", "do_nothing")
+    text = 'I could wait:\n{"result": {"kind": "do_nothing", "data": {}}}'
+    made = [ToolCall("send_message", {"message": "hi"})] * calls
+    played = read_tool_reply(made, text, allowed=kinds, interaction=MARKS,
+                             finish_reason="tool_calls")  # fmt: skip
+    again = read_history_text(history_text(made, text), allowed=kinds, interaction=MARKS)
+    assert (again.action, again.issues, again.thoughts) == (
+        played.action, played.issues, played.thoughts)  # fmt: skip
+    assert history_text(made, "plain words").count("\n\n") == 0  # no blank line otherwise
+
+
 def test_tool_replies_without_one_call_are_skipped_like_the_text_formats() -> None:
     kinds = ("interact_game", "do_nothing")
     none = read_tool_reply([], "I think I will click A.", allowed=kinds, interaction=MARKS,
