@@ -6,6 +6,7 @@ thinking setting carried in the request itself per provider family."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -387,6 +388,36 @@ async def test_reflection_is_one_more_call_with_the_outcome_and_questions(
     assert event.request is not None and event.request.messages
     await play_turn(player, 1, table.transport(defuser=False))
     assert "talked past" not in json.dumps(server.received[2]["messages"])
+
+
+async def test_a_reflection_call_that_hangs_ends_at_the_call_deadline(tmp_path: Path) -> None:
+    """A provider that takes the reflection request and never answers: the step ends at the
+    call's deadline with a recorded failure (no text, no tokens), not with a hung episode."""
+    held: list[asyncio.StreamWriter] = []
+
+    async def silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        held.append(writer)
+        while await reader.read(65536):  # until the client gives up and closes
+            pass
+        writer.close()
+
+    listener = await asyncio.start_server(silent, "127.0.0.1", 0)
+    port = listener.sockets[0].getsockname()[1]
+    config = PlayerConfig(model="vllm:m", base_url=f"http://127.0.0.1:{port}/v1",
+                          reflection=True, transport_retries=0)  # fmt: skip
+    player = Player(ModelPolicy(config, "expert", call_s=1.0), "expert", "sync", tmp_path)
+    try:
+        async with asyncio.timeout(30):  # a guard: the call's own deadline is 1 s
+            event = await reflect(player, "solved")
+    finally:
+        for writer in held:
+            writer.close()
+        listener.close()
+        await listener.wait_closed()
+    assert held, "the reflection request was never sent"
+    assert event is not None and event.text == ""
+    assert event.failed_call is not None and "no answer within" in event.failed_call.error
+    assert event.tokens.input == event.tokens.output == 0
 
 
 async def test_no_reflection_unless_the_config_asks(server: FakeServer, tmp_path: Path) -> None:
