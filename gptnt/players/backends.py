@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import json
 import math
 import os
 import time
@@ -317,7 +318,7 @@ class ModelBackend:
         calls = tuple(
             ToolCall(p.tool_name, _scrubbed_args(p.args, self._scrub))
             for p in parts if getattr(p, "part_kind", "") == "tool-call"
-        )  # fmt: skip
+        )[:MAX_TOOL_CALLS]  # fmt: skip
         thinking = tuple(
             Thought(keep(self._scrub(p.content)).text, p.signature, p.provider_name, p.id)
             for p in parts if getattr(p, "part_kind", "") == "thinking" and p.content
@@ -473,13 +474,29 @@ def _parameters(tools: tuple[ToolSpec, ...]) -> ModelRequestParameters | None:
     )
 
 
+MAX_TOOL_CALLS = 8
+"""The most tool calls of one reply that are kept (more than one is ``multiple_actions``
+anyway): with each call's arguments at most ``OUTPUT_CAP_CHARS``, a reply of thousands of
+calls does not fill the history that is resent every turn."""
+
+
 def _scrubbed_args(args: object, scrub: Callable[[str], str]) -> dict[str, object] | str:
-    """A tool call's arguments with the player's secrets removed from every text in them."""
+    """A tool call's arguments with the player's secrets removed from every text in them, and
+    at most ``OUTPUT_CAP_CHARS`` long as the reply's text is: an object longer than that as
+    JSON is kept as its JSON text, cut there (read as a cut answer is: repaired or refused).
+    """
+    if isinstance(args, dict):
+        cleaned = _scrubbed_object(args, scrub)
+        text = json.dumps(cleaned, ensure_ascii=False, default=str)
+        if len(text) <= OUTPUT_CAP_CHARS:
+            return cleaned
+        args = text
     if isinstance(args, str):
         return keep(scrub(args)).text
-    if not isinstance(args, dict):
-        return {}
+    return {}
 
+
+def _scrubbed_object(args: dict[object, object], scrub: Callable[[str], str]) -> dict[str, object]:
     def clean(value: object) -> object:
         if isinstance(value, str):
             return scrub(value)

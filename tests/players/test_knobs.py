@@ -18,8 +18,9 @@ from fake_providers import AnthropicServer, GeminiServer
 from turn_table import Table, sight
 
 from gptnt.errors import PlayerConfigError
+from gptnt.players._text import OUTPUT_CAP_CHARS
 from gptnt.players.actions import Interaction
-from gptnt.players.backends import ModelBackend
+from gptnt.players.backends import MAX_TOOL_CALLS, ModelBackend
 from gptnt.players.config import PlayerConfig, _validated
 from gptnt.players.conversation import (
     IMAGES_DROPPED_NOTE,
@@ -674,3 +675,36 @@ async def test_a_restored_text_answer_that_looks_like_a_call_stays_uncalled(
     replayed, table = await _play_expert(Player(restoring, "expert", "sync", tmp_path), 2)
     assert table.said == first.said
     assert [e.errors for e in replayed] == [e.errors for e in recorded]
+
+
+async def test_tool_calls_are_kept_within_the_output_cap(
+    server: FakeServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hostile tool reply is kept no larger than a text one: an argument object of 2 MB
+    (Anthropic's arguments are an object, not text) is cut to ``OUTPUT_CAP_CHARS`` as its JSON
+    text; a reply of 500 calls keeps ``MAX_TOOL_CALLS`` of them and is still two actions at
+    once. Neither reaches the history or the record whole."""
+
+    class Huge(AnthropicServer):
+        def answer(self, body: dict[str, Any], key: str) -> tuple[int, dict[str, Any]]:
+            status, payload = super().answer(body, key)
+            use = {"type": "tool_use", "id": "t1", "name": "send_message",
+                   "input": {"message": "w" * 2_000_000}}  # fmt: skip
+            payload["content"], payload["stop_reason"] = [use], "tool_use"
+            return status, payload
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
+    with Huge().running() as fake:
+        config = PlayerConfig(model="anthropic:claude-sonnet-4-6", base_url=fake.url,
+                              temperature=None, output="tool")  # fmt: skip
+        player = Player(ModelPolicy(config, "expert"), "expert", "sync", tmp_path)
+        big = await play_turn(player, 0, Table().transport(defuser=False))
+    assert len(big.raw_output) < OUTPUT_CAP_CHARS + 200
+    assert big.action.kind == "send_message" and len(big.action.message or "") < OUTPUT_CAP_CHARS
+
+    server.replies = [(200, _tool_reply([("do_nothing", {})] * 500))]
+    config = PlayerConfig(model="vllm:m", base_url=server.url, output="tool")
+    player = Player(ModelPolicy(config, "expert"), "expert", "sync", tmp_path)
+    many = await play_turn(player, 0, Table().transport(defuser=False))
+    assert _codes(many.errors) == ["multiple_actions"]
+    assert len(many.raw_output.splitlines()) == MAX_TOOL_CALLS
