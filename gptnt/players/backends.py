@@ -283,12 +283,14 @@ class ModelBackend:
             try:
                 async with patient_timeout(left):  # a stalled loop does not cut an answer
                     response = await _request(self._model, messages, settings, parameters, left)
+                # reading the answer is part of the call: a payload that breaks it is malformed
+                reply = self._replied(response, requested_at, start, tuple(statuses))
             except TimeoutError:
                 failed = _Failure("provider_error", f"no answer within the call's {budget:g} s")
             except Exception as err:  # every failure of the call is a reply
                 failed = _failure(err)
             else:
-                return self._replied(response, requested_at, start, tuple(statuses))
+                return reply
             statuses.append(failed.status)
             if not failed.transient or attempt == self.config.transport_retries:
                 break

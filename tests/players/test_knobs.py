@@ -708,3 +708,30 @@ async def test_tool_calls_are_kept_within_the_output_cap(
     many = await play_turn(player, 0, Table().transport(defuser=False))
     assert _codes(many.errors) == ["multiple_actions"]
     assert len(many.raw_output.splitlines()) == MAX_TOOL_CALLS
+
+
+async def test_tool_arguments_nested_too_deeply_are_a_malformed_response(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Arguments the provider's SDK decoded but that nest past what reading them can follow
+    (700 objects deep): the call is the provider's failure, as a body nested too deeply is,
+    never an exception out of ``complete``."""
+
+    class Deep(AnthropicServer):
+        def answer(self, body: dict[str, Any], key: str) -> tuple[int, dict[str, Any]]:
+            status, payload = super().answer(body, key)
+            nested: dict[str, Any] = {}
+            for _ in range(700):
+                nested = {"a": nested}
+            use = {"type": "tool_use", "id": "t1", "name": "do_nothing", "input": nested}
+            payload["content"], payload["stop_reason"] = [use], "tool_use"
+            return status, payload
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
+    with Deep().running() as fake:
+        config = PlayerConfig(model="anthropic:claude-sonnet-4-6", base_url=fake.url,
+                              temperature=None, output="tool", transport_retries=0)  # fmt: skip
+        policy = ModelPolicy(config, "expert")
+        reply = await policy.backend.complete(policy.conversation.request("hi"))
+    assert reply.failure == "provider_error"
+    assert (reply.record.error or "").startswith("malformed response: nested too deeply")
