@@ -192,8 +192,10 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def strict_json(data: bytes | str) -> Any:
     """``json.loads`` that refuses an object giving one key twice (which one would count is a
-    guess: a file someone wrote says one thing or is wrong)."""
-    return json.loads(data, object_pairs_hook=_unique_keys)
+    guess: a file someone wrote says one thing or is wrong). Bytes are UTF-8 or refused
+    (``UnicodeDecodeError``): ``json.loads`` would guess UTF-16 from a leading NUL."""
+    text = data.decode("utf-8") if isinstance(data, bytes) else data
+    return json.loads(text, object_pairs_hook=_unique_keys)
 
 
 def read_json(path: Path, parse: Callable[[bytes], T], *, limit: int = MAX_JSON_BYTES) -> T:

@@ -10,6 +10,14 @@ from pathlib import Path
 
 import pytest
 from child_server import GPTNT
+from standin_players import (
+    STANDIN_KEY,
+    STANDIN_KEY_ENV,
+    Latency,
+    Standin,
+    player_yaml,
+    standin_in_thread,
+)
 
 from gptnt.records import Ledger, read_run_info, read_summary
 
@@ -200,27 +208,35 @@ def test_a_local_worker_that_stalls_longer_than_the_fleet_ttl_is_not_lost(tmp_pa
     from gptnt.records import read_fleet
 
     env = {k: v for k, v in os.environ.items() if k != "GPTNT_REDIS_URL"}
-    suite = subprocess.Popen(
-        [*GPTNT, "suite", "run", "solo-no-manual", "--only", "Wires-234", "--games", "1",
-         "--launch", "task", "--run", "stalled", "--out", str(tmp_path), "--retries", "0"],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    run_dir = tmp_path / "stalled"
-    deadline = time.monotonic() + 240
-    worker = 0
-    while time.monotonic() < deadline and suite.poll() is None and not worker:
-        fleet = read_fleet(run_dir)
-        if fleet is not None and fleet.in_flight:
-            worker = int(fleet.in_flight[0].worker.rsplit("-", 1)[1])
-        time.sleep(0.2)
-    assert worker, "no episode started"
-    os.kill(worker, signal.SIGSTOP)
-    try:
-        time.sleep(45)
-    finally:
-        with contextlib.suppress(ProcessLookupError):  # gone: the scheduler restarted it
-            os.kill(worker, signal.SIGCONT)
-    _, stderr = suite.communicate(timeout=300)
+    env[STANDIN_KEY_ENV] = STANDIN_KEY
+    # A model that waits, answering in about a second: 27 turns in flight, long enough to be
+    # seen in fleet.json (the oracle's whole episode can pass between two rewrites).
+    with standin_in_thread(Standin(Latency(1.0, 0.2, 0.5, 2.0))) as standin:
+        player = player_yaml(tmp_path / "waits.yaml", standin, "idle")
+        suite = subprocess.Popen(
+            [*GPTNT, "suite", "run", "solo-no-manual", "--only", "Wires-234", "--games", "1",
+             "--launch", "task", "--run", "stalled", "--out", str(tmp_path), "--retries", "0",
+             "--players", str(player), "--yes"],
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        run_dir = tmp_path / "stalled"
+        deadline = time.monotonic() + 240
+        worker = 0
+        while time.monotonic() < deadline and suite.poll() is None and not worker:
+            fleet = read_fleet(run_dir)
+            if fleet is not None and fleet.in_flight:
+                worker = int(fleet.in_flight[0].worker.rsplit("-", 1)[1])
+            time.sleep(0.2)
+        if not worker:
+            suite.kill()
+            pytest.fail(f"no episode seen in flight: {suite.communicate()[1][-2000:]}")
+        os.kill(worker, signal.SIGSTOP)
+        try:
+            time.sleep(45)
+        finally:
+            with contextlib.suppress(ProcessLookupError):  # gone: the scheduler restarted it
+                os.kill(worker, signal.SIGCONT)
+        _, stderr = suite.communicate(timeout=300)
     entries = list(Ledger(run_dir).entries())
     assert [(e.attempt, e.status) for e in entries] == [(1, "finished")], (entries, stderr)
     assert suite.returncode == 0, stderr
