@@ -34,6 +34,10 @@ from gptnt.waits import patient_timeout
 
 DISK_FAULT = "disk"
 """``RpcFault.kind`` of a write refused for want of space (``gptnt.records.disk_problem``)."""
+_DEADLINE_FAULT = "deadline"
+"""``RpcFault.kind`` of a handler cut by the call's deadline: the caller raises
+``DeadlineExceeded`` for it, as when it sees the deadline pass first (a ``DeadlineExceeded``
+raised *inside* a handler, by a call of its own, stays a ``RemoteError``)."""
 
 log = logging.getLogger(__name__)
 
@@ -118,6 +122,8 @@ class RpcClient:
             ) from None
         assert popped is not None  # timeout=0: BLPOP waits until the reply is there
         reply = RpcReply.model_validate_json(popped[1])
+        if reply.fault is not None and reply.fault.kind == _DEADLINE_FAULT:
+            raise DeadlineExceeded(f"{what}: {reply.fault.message}")
         if reply.fault is not None:
             raise RemoteError(reply.fault.kind, reply.fault.message, reply.fault.service)
         assert reply.result is not None
@@ -213,9 +219,10 @@ class RpcServer:
                     result = await method.handler(params)
             reply.result = result.model_dump_json()
         except TimeoutError:
-            reply.fault = self._fault(
-                DeadlineExceeded(f"{request.method} overran its {request.timeout_s:g} s deadline")
-            )
+            reply.fault = RpcFault(
+                kind=_DEADLINE_FAULT, service=self.service,
+                message=f"{request.method} overran its {request.timeout_s:g} s deadline",
+            )  # fmt: skip
         except asyncio.CancelledError:
             raise
         except Exception as err:  # every failure is answered, never swallowed

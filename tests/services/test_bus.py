@@ -22,6 +22,7 @@ from gptnt.services.bus import (
     read_heartbeats,
     wait_ready,
 )
+from gptnt.services.bus._rpc import RpcRequest
 
 
 class Echo(BaseModel):
@@ -108,6 +109,29 @@ async def test_a_handler_whose_answer_came_while_the_loop_stalled_is_not_cut(
     got = await client.call("game", "echo", Echo(text="late", delay_s=0.2), Echo, timeout_s=0.5)
     await stall
     assert got.text == "LATE"
+
+
+async def test_a_handler_cut_by_the_deadline_is_the_callers_deadline_exceeded(admin, keys) -> None:
+    """Whichever side sees the call's one deadline pass first, the caller gets
+    ``DeadlineExceeded``: here the server's (the request it takes asks for less than the
+    caller waits, as when the caller's wait was extended for a stall of its own loop)."""
+    client = RpcClient(admin, keys, "manager")
+    call = asyncio.create_task(
+        client.call("game", "echo", Echo(text="slow", delay_s=5), Echo, timeout_s=5)
+    )
+    raw = await admin.blpop([keys.rpc("game", "manager")], timeout=5)
+    assert raw is not None
+    request = RpcRequest.model_validate_json(raw[1]).model_copy(update={"timeout_s": 0.2})
+    await admin.rpush(keys.rpc("game", "manager"), request.model_dump_json())
+    server = RpcServer(admin, keys, "game")
+    server.method("echo", Echo, _echo)
+    serving = asyncio.create_task(server.serve())
+    try:
+        with pytest.raises(DeadlineExceeded, match=r"game\.echo: echo overran its 0\.2 s"):
+            await call
+    finally:
+        serving.cancel()
+        await asyncio.gather(serving, return_exceptions=True)
 
 
 async def test_no_server_means_deadline_exceeded(admin, keys) -> None:
