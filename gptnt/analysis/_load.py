@@ -26,6 +26,9 @@ from gptnt.records import (
     Parent,
     PlayerInfo,
     RunInfo,
+    SanzaruResult,
+    SanzaruStarted,
+    SanzaruTurn,
     Summary,
     TurnEvent,
     episode_folders,
@@ -58,6 +61,12 @@ class RecordedEpisode:
     turns: tuple[TurnEvent, ...]
     steps: tuple[GameStep, ...]
     ended: EpisodeEnded | None
+    sanzaru_turns: tuple[SanzaruTurn, ...] = ()  # a SANZARU episode's agent turns
+
+    @property
+    def sanzaru(self) -> SanzaruResult | None:
+        """A SANZARU episode's own result (``None`` for a KTANE episode or no summary)."""
+        return self.summary.sanzaru if self.summary else None
 
     @property
     def episode_id(self) -> str:
@@ -114,7 +123,10 @@ class RecordedEpisode:
 
     @property
     def pairing(self) -> str:
-        """The players and the episode's ``condition``."""
+        """The players and the episode's ``condition``; a SANZARU episode's team (its name and
+        the conditions that are not the paper's)."""
+        if self.sanzaru is not None:
+            return f"SANZARU {self.sanzaru.label()}"
         return f"{self.defuser} × {self.expert}{self.condition}"
 
     @property
@@ -179,7 +191,9 @@ class RecordedEpisode:
 
     @property
     def repeat(self) -> int:
-        """The repeat index from the natural key (``….r<N>``)."""
+        """The repeat index from the natural key (``….r<N>``), or a SANZARU episode's."""
+        if self.sanzaru is not None:
+            return self.sanzaru.repeat
         last = self.key.rsplit(".", 1)[-1]
         return int(last[1:]) if last[:1] == "r" and last[1:].isdigit() else 0
 
@@ -196,7 +210,9 @@ class RecordedEpisode:
 
     @property
     def schema_version(self) -> int:
-        return self.started.schema_version if self.started else 1
+        if self.started:
+            return self.started.schema_version
+        return self.summary.schema_version if self.summary else 1
 
 
 def parent_of(e: RecordedEpisode, by_dir: dict[Path, RecordedEpisode]) -> RecordedEpisode | None:
@@ -271,11 +287,6 @@ def load_run(run_dir: Path) -> Run:
             f"RUN_DIR {run_dir}: no ledger.jsonl or episodes/ here; pass a run directory"
         )
     info = read_run_info(run_dir)
-    if info is not None and info.kind != "run":
-        raise ConfigError(
-            f"RUN_DIR {run_dir}: a {info.kind} run, not a KTANE one; read it with "
-            f"`gptnt {info.kind} report`"
-        )
     tally = Tally()
     entries = list(ledger.entries(tally=tally))
     latest = {e.episode_key: e for e in entries}
@@ -324,14 +335,18 @@ def _episode(
     ended = None
     turns: list[TurnEvent] = []
     steps: list[GameStep] = []
+    rounds: list[SanzaruTurn] = []
     for event in read_events(folder, tally=tally):
-        if isinstance(event, EpisodeStarted):
+        if isinstance(event, EpisodeStarted | SanzaruStarted):
             if event.schema_version not in READABLE_VERSIONS:
                 raise ConfigError(
                     f"{folder}: record schema version {event.schema_version} is newer than "
                     f"this harness reads ({', '.join(map(str, READABLE_VERSIONS))}); upgrade gptnt"
                 )
-            started = event
+            if isinstance(event, EpisodeStarted):
+                started = event
+        elif isinstance(event, SanzaruTurn):
+            rounds.append(event)
         elif isinstance(event, TurnEvent):
             turns.append(event)
         elif isinstance(event, GameStep):
@@ -340,4 +355,4 @@ def _episode(
             ended = event
     summary = read_summary(folder, tally=tally)
     return RecordedEpisode(run, folder, key, attempt, max(attempts, 1), status, started, summary,
-                   tuple(turns), tuple(steps), ended)  # fmt: skip
+                   tuple(turns), tuple(steps), ended, tuple(rounds))  # fmt: skip

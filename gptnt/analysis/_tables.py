@@ -432,7 +432,7 @@ def self_other(episodes: Sequence[RecordedEpisode]) -> Table:
 
 def strike_times(e: RecordedEpisode) -> list[float]:
     """Game seconds elapsed at each new strike, from the strikes the records observed."""
-    if e.summary is None:
+    if e.summary is None or e.summary.time_limit is None:  # no summary, or no clock (SANZARU)
         return []
     limit = e.summary.time_limit
     observed: list[TurnEvent | GameStep] = [*e.turns, *e.steps]

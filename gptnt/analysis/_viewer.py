@@ -19,8 +19,11 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections import Counter
+from collections.abc import Iterator
 from html import escape
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from PIL import Image
@@ -190,18 +193,13 @@ def write_episode_page(
                      f"{t.tokens.cache_write}; cost {usd(t.cost_usd, digits=6)}"),
             "request": transcripts.of(t),
         })  # fmt: skip
-    s = episode.summary
-    outcome = (
-        f"{s.outcome} ({s.reason}); modules {s.modules_solved}/{len(s.modules)}; strikes "
-        f"{s.strikes}; game time {s.game_time_used or 0:.1f} of {s.time_limit:.0f} s"
-        if s
-        else f"{episode.status}: no summary"
-    )
+    for item, row in _sanzaru_timeline(episode):
+        items.append(item)
+        data.append(row)
     stripped = any(t.frames for t in turns) and not (episode.dir / "frames").is_dir()
     about = (
         ("These records were copied without their frames/: no images to show. " if stripped else "")
-        + f"Mission {escape(episode.mission_id)}, {escape(episode.mode)}; Defuser "
-        f"{escape(episode.defuser)}, Expert {escape(episode.expert)}; {escape(outcome)}; "
+        + f"{_played(episode)}; {escape(_outcome(episode))}; "
         f"status {escape(episode.status)}, attempt {episode.attempt}; run {escape(episode.run)}"
     )
     link = episode.parent
@@ -214,11 +212,54 @@ def write_episode_page(
     payload = embed_json(data)
     page.write_text(
         _PAGE.format(title=escape(f"Episode {episode.episode_id}"), about=about,
-                     items="".join(items), turn_count=len(turns), data=payload,
+                     items="".join(items), turn_count=len(data), data=payload,
                      messages=embed_json(transcripts.messages), report=escape(report_href)),
         encoding="utf-8",
     )  # fmt: skip
-    return len(turns)
+    return len(data)
+
+
+def _played(episode: RecordedEpisode) -> str:
+    """Who played what, as the page's header says it (HTML)."""
+    if (sz := episode.sanzaru) is not None:
+        return (f"SANZARU variant {escape(sz.variant)}, instance {sz.instance}, repeat "
+                f"{sz.repeat}; team {escape(sz.label())}")  # fmt: skip
+    return (f"Mission {escape(episode.mission_id)}, {escape(episode.mode)}; Defuser "
+            f"{escape(episode.defuser)}, Expert {escape(episode.expert)}")  # fmt: skip
+
+
+def _outcome(episode: RecordedEpisode) -> str:
+    s = episode.summary
+    if s is None:
+        return f"{episode.status}: no summary"
+    if (sz := s.sanzaru) is not None:
+        coded = f"; failure {sz.failure_mode} ({sz.coded_by})" if sz.failure_mode else ""
+        return (f"{sz.ending or sz.outcome} ({s.reason}); rounds {sz.rounds_used} of "
+                f"{sz.rounds}; bounces {sz.bounces}{coded}")  # fmt: skip
+    return (f"{s.outcome} ({s.reason}); modules {s.modules_solved}/{len(s.modules)}; strikes "
+            f"{s.strikes}; game time {s.game_time_used or 0:.1f} of {s.time_limit or 0:.0f} s")  # fmt: skip
+
+
+def _sanzaru_timeline(episode: RecordedEpisode) -> Iterator[tuple[str, dict[str, Any]]]:
+    """A SANZARU episode's agent turns as the timeline shows any turn: who, the round (in
+    the clock's place), what was delivered, the reply and the calls parsed."""
+    per_role: Counter[str] = Counter()
+    for t in episode.sanzaru_turns:
+        n = per_role[t.role]
+        per_role[t.role] += 1
+        calls = ", ".join(str(c.get("call", "?")) for c in t.calls) or "no call"
+        item = (f'<li class="turn {t.role}" data-role="{t.role}">{escape(t.role[0].upper())}{n} '
+                f"round {t.round} {escape(calls)}"
+                + (' <span class="issue">⚑</span>' if t.failure else "") + "</li>")  # fmt: skip
+        yield item, {
+            "role": t.role, "turn": n, "clock": f"round {t.round}", "strikes": 0,
+            "received": t.delivered, "raw_output": t.raw or "", "action": t.calls,
+            "result": None, "warnings": [], "errors": [t.failure] if t.failure else [],
+            "images": [], "request": [],
+            "call": (f"latency {t.latency_s or 0:.3f} s; "
+                     + (f"cost {usd(t.cost_usd, digits=6)}; " if t.cost_usd is not None else "")
+                     + f"view shown:\n{t.view}"),
+        }  # fmt: skip
 
 
 _UNSAFE_IN_SCRIPT = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",

@@ -86,7 +86,7 @@ def _cells(s: Summary) -> dict[str, str]:
         "strikes": str(s.strikes),
         "clock used": ""
         if s.game_time_used is None
-        else f"{s.game_time_used:.0f} of {s.time_limit:.0f} s",
+        else f"{s.game_time_used:.0f} of {s.time_limit or 0:.0f} s",
         "turns D/E": f"{s.turns.get('defuser', 0)}/{s.turns.get('expert', 0)}",
         "messages D/E": f"{s.messages.get('defuser', 0)}/{s.messages.get('expert', 0)}",
         "reason": s.reason,

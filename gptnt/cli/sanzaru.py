@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 if TYPE_CHECKING:
-    from gptnt.sanzaru import Judgement, SanzaruRole, Summary, Team
+    from gptnt.records import Summary
+    from gptnt.sanzaru import Judgement, SanzaruRole, Team
 
 THINKING_ON_TOKENS = 4096
 TEAM_HELP = "'oracle', 'random', or a player config / YAML / provider:model for every role"
@@ -91,9 +92,11 @@ def run(
     chosen = find(variant)  # checked before the run directory is made
     with RunLock(out):
         summary = asyncio.run(play(chosen, instance, t, out))
+    s = summary.sanzaru
+    assert s is not None  # play() writes a SANZARU summary
     typer.echo(
-        f"{summary.episode_id}: {summary.ending} after {summary.rounds_used} of "
-        f"{summary.rounds} rounds" + (f" ({summary.failure_mode})" if summary.failure_mode else "")
+        f"{summary.episode_id}: {s.ending} after {s.rounds_used} of {s.rounds} rounds"
+        + (f" ({s.failure_mode})" if s.failure_mode else "")
     )
     if summary.outcome == "crashed":
         raise typer.Exit(3)
@@ -129,7 +132,7 @@ def suite(
 
     def tick(summary: Summary) -> None:
         done["n"] += 1
-        done["defused"] += summary.outcome == "defused"
+        done["defused"] += summary.outcome == "solved"
         if done["n"] % 10 == 0:
             console.print(f"{done['n']} episodes played, {done['defused']} defused")
 
@@ -148,7 +151,7 @@ def suite(
             )
         )
     ]
-    defused = sum(s.outcome == "defused" for s in summaries)
+    defused = sum(s.outcome == "solved" for s in summaries)
     typer.echo(f"{len(summaries)} episodes in {out}: {defused} defused")
 
 
@@ -181,7 +184,7 @@ def report(
 
         refuse_inside(out, runs)
     skipped = Tally()
-    summaries = read_summaries(runs, tally=skipped)
+    summaries = [s.sanzaru for s in read_summaries(runs, tally=skipped) if s.sanzaru]
     for line in skipped.lines():  # a torn or missing summary is left out, and said so
         make_console(stderr=True).print(f"warning: {line}", markup=False, highlight=False)
     if not summaries:

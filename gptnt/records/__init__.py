@@ -17,6 +17,7 @@ from gptnt.records._bundle import (
 )
 from gptnt.records._cost import UNKNOWN, add_costs, known_cost, usd
 from gptnt.records._episode import (
+    SUMMARY,
     EpisodeWriter,
     disk_problem,
     frame_path,
@@ -27,6 +28,7 @@ from gptnt.records._episode import (
     store_message,
     store_png,
     write_atomic,
+    write_summary,
 )
 from gptnt.records._harness import harness
 from gptnt.records._ledger import (
@@ -53,6 +55,7 @@ from gptnt.records._run import (
 )
 from gptnt.records._schema import (
     READABLE_VERSIONS,
+    SANZARU_OUTCOMES,
     SCHEMA_VERSION,
     Clock,
     Conditions,
@@ -72,6 +75,14 @@ from gptnt.records._schema import (
     ProviderFault,
     RecordedAction,
     ReflectionEvent,
+    SanzaruEnding,
+    SanzaruOutcome,
+    SanzaruRecorded,
+    SanzaruReferee,
+    SanzaruResult,
+    SanzaruRole,
+    SanzaruStarted,
+    SanzaruTurn,
     ShownImage,
     StoredMessage,
     Summary,
@@ -89,7 +100,9 @@ __all__ = [
     "MAX_BUNDLE_FILES",
     "READABLE_VERSIONS",
     "RUN_FILE",
+    "SANZARU_OUTCOMES",
     "SCHEMA_VERSION",
+    "SUMMARY",
     "TIMER_TOLERANCE_S",
     "UNKNOWN",
     "BundleError",
@@ -118,6 +131,14 @@ __all__ = [
     "ReflectionEvent",
     "RunInfo",
     "RunLock",
+    "SanzaruEnding",
+    "SanzaruOutcome",
+    "SanzaruRecorded",
+    "SanzaruReferee",
+    "SanzaruResult",
+    "SanzaruRole",
+    "SanzaruStarted",
+    "SanzaruTurn",
     "ShownImage",
     "Status",
     "StoredMessage",
@@ -148,4 +169,5 @@ __all__ = [
     "write_atomic",
     "write_fleet",
     "write_run_info",
+    "write_summary",
 ]

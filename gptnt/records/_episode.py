@@ -171,14 +171,18 @@ class EpisodeWriter:
             for folder in (FRAMES, MESSAGES):
                 _fsync_files(self.dir / folder)
             os.fsync(self._events.fileno())
-        write_atomic(
-            self.dir / SUMMARY, summary.model_dump_json(indent=2).encode(), durable=self._durable
-        )
+        write_summary(self.dir, summary, durable=self._durable)
         self.close()
 
     def close(self) -> None:
         if not self._events.closed:
             self._events.close()
+
+
+def write_summary(episode_dir: Path, summary: Summary, *, durable: bool = True) -> None:
+    """``summary.json``, written atomically: by ``EpisodeWriter.finish``, and by a step that
+    amends a finished episode's summary (``gptnt sanzaru judge``)."""
+    write_atomic(episode_dir / SUMMARY, summary.model_dump_json(indent=2).encode(), durable=durable)
 
 
 def read_events(episode_dir: Path, *, tally: Tally | None = None) -> Iterator[Event]:

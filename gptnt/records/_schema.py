@@ -43,6 +43,16 @@ Version 5 also records the player knobs a model played with, so reports can grou
 earlier episode played with), a model's thinking sent back in a transcript
 (``MessagePart.thought``), and a model's answer to the reflection step after the game
 (``ReflectionEvent``).
+
+Version 6 makes a SANZARU episode (``gptnt.sanzaru``) a record of this schema, written by the
+same ``EpisodeWriter`` and settled in the same ledger: its ``Summary`` carries ``sanzaru``
+(``SanzaruResult``: the variant, instance, team and conditions, the simulator's outcome and the
+paper's ending, rounds, bounces and the coded failure), ``mode: sync`` (rounds are turn-based),
+``mission_id`` the variant, no ``players`` (the team is in ``sanzaru``) and no ``time_limit``
+(no clock); its events are ``SanzaruStarted``, ``SanzaruTurn`` and ``SanzaruReferee``. Its
+``episode_id`` is the episode directory's name, as for every episode. A SANZARU summary of the
+format before (``kind: sanzaru_summary``, SANZARU's own versions 1 and 2) still reads as version
+6 (``Summary._sanzaru_summary``). Version 1 to 5 files still read.
 """
 
 from __future__ import annotations
@@ -53,8 +63,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from gptnt.protocol import Mode, Role
 
-SCHEMA_VERSION = 5
-READABLE_VERSIONS = (1, 2, 3, 4, 5)
+SCHEMA_VERSION = 6
+READABLE_VERSIONS = (1, 2, 3, 4, 5, 6)
 """Record versions this harness reads."""
 
 EpisodeOutcome = Literal["solved", "strikeout", "timeout", "crashed", "interrupted"]
@@ -331,8 +341,132 @@ class EpisodeEnded(_Record):
     at: float
 
 
+SanzaruRole = Literal["deaf", "mute", "blind", "solo"]
+"""A SANZARU agent's seat (three split senses, or the solo ablation holding all); not KTANE's
+``Role`` (Defuser, Expert)."""
+SanzaruOutcome = Literal["defused", "timed_out", "wrong_action"]
+"""How the simulator ended a SANZARU episode: the bomb defused, the rounds used up, or a wrong
+cut, press or touch; not KTANE's ``GameOutcome``."""
+SanzaruEnding = Literal["defused", "timed_out", "wrong_action", "never_acted"]
+"""The paper's four mutually exclusive endings (its Figure 6): ``never_acted`` is a timeout in
+which no action was ever attempted."""
+SanzaruRecorded = SanzaruOutcome | Literal["crashed", "interrupted"]
+"""A SANZARU episode's outcome as recorded: the simulator's, or the harness's ``crashed`` and
+the user's ``interrupted`` (neither a result of the team)."""
+
+SANZARU_OUTCOMES: dict[SanzaruRecorded, EpisodeOutcome] = {
+    "defused": "solved", "wrong_action": "strikeout", "timed_out": "timeout",
+    "crashed": "crashed", "interrupted": "interrupted",
+}  # fmt: skip
+"""A SANZARU outcome in every episode's vocabulary (``EpisodeOutcome``): a wrong action is the
+detonation a strike-out causes, a spent round budget the timeout."""
+
+
+class SanzaruStarted(_Record):
+    """A SANZARU episode's first event: who wrote it and under which conditions (v6)."""
+
+    kind: Literal["sanzaru_started"] = "sanzaru_started"
+    schema_version: int = SCHEMA_VERSION
+    episode_id: str = ""  # stamped by the writer
+    attempt: int
+    variant: str
+    instance: int
+    repeat: int
+    team: str
+    hints: str
+    solo: bool
+    thinking: str | None
+    order: tuple[SanzaruRole, ...]
+    harness: Harness
+    settings: dict[str, Any] | None = None
+    """A model team's provider settings as sent (``thinking``, a thinking budget where the
+    provider takes one, the token cap); ``None`` for scripted teams."""
+    at: float
+
+
+class SanzaruTurn(_Record):
+    """One SANZARU agent's turn: what it was shown and told, what it replied, the calls
+    parsed (v6)."""
+
+    kind: Literal["sanzaru_turn"] = "sanzaru_turn"
+    episode_id: str = ""  # stamped by the writer
+    round: int
+    role: SanzaruRole
+    view: str
+    delivered: list[str]
+    raw: str | None
+    calls: list[dict[str, Any]]
+    latency_s: float | None = None
+    cost_usd: float | None = None  # None: a scripted agent, or a model without a price
+    usage: dict[str, Any] | None = None
+    failure: str | None = None
+
+
+class SanzaruReferee(_Record):
+    """The SANZARU referee's log of every call (delivered, bounced with its reason, acted) and
+    every cut, the episode's last event (v6)."""
+
+    kind: Literal["sanzaru_referee"] = "sanzaru_referee"
+    episode_id: str = ""  # stamped by the writer
+    log: list[dict[str, Any]]
+    cuts: list[tuple[int, int, str]] = Field(default_factory=list)
+
+
+class SanzaruResult(_Record):
+    """What a SANZARU episode's ``Summary`` holds besides every episode's fields (v6)."""
+
+    variant: str
+    family: str
+    subset: str
+    instance: int
+    repeat: int
+    team: str
+    hints: str  # none, weak, strong, playbook; none when solo
+    solo: bool
+    thinking: str | None
+    order: tuple[SanzaruRole, ...] = ("deaf", "mute", "blind")
+    outcome: SanzaruRecorded
+    ending: SanzaruEnding | Literal["crashed", "interrupted"] | None = None
+    rounds_used: int
+    rounds: int
+    bounces: int
+    failure_mode: str | None = None
+    failure_stage: str | None = None
+    failure_flags: tuple[str, ...] = ()
+    coded_by: str | None = None
+    """Who decided ``failure_mode``: ``ground_truth``, ``heuristic`` or ``judge:<model>``."""
+    candidates: tuple[str, ...] = ()
+    """For a ``heuristic`` mode: the modes only the gestures' meaning can choose among (the
+    judge's choices)."""
+    heuristic_mode: str | None = None
+    """The coder's guess, kept when a model judge (``gptnt sanzaru judge``) replaced it."""
+
+    def label(self, *, hints: bool = True, thinking: bool = True) -> str:
+        """The team as tables name it: its name and each condition that is not the paper's
+        default (solo, hints other than weak, a thinking budget, an order other than Deaf,
+        Mute, Blind); ``hints``/``thinking`` False leave those out (a table with its own
+        column for them)."""
+        parts = [self.team]
+        if self.solo:
+            parts.append("solo")
+        elif hints and self.hints != "weak":
+            parts.append(f"{self.hints} hints")
+        if thinking and self.thinking:
+            parts.append(f"thinking {self.thinking}")
+        if self.order != ("deaf", "mute", "blind") and not self.solo:
+            parts.append("order " + "".join(r[0] for r in self.order))
+        return " · ".join(parts)
+
+
 Event = Annotated[
-    EpisodeStarted | TurnEvent | GameStep | EpisodeEnded | ReflectionEvent,
+    EpisodeStarted
+    | TurnEvent
+    | GameStep
+    | EpisodeEnded
+    | ReflectionEvent
+    | SanzaruStarted
+    | SanzaruTurn
+    | SanzaruReferee,
     Field(discriminator="kind"),
 ]
 
@@ -352,12 +486,12 @@ class Summary(_Record):
     mode: Mode
     rule_seed: int = 1  # the rule seed game, manual and oracle shared (1 = the v1 manual)
     attempt: int = 1
-    players: list[PlayerInfo]
+    players: list[PlayerInfo] = Field(default_factory=list)  # none for SANZARU: see ``sanzaru``
     outcome: EpisodeOutcome
     reason: str = ""  # why it ended; for "crashed", what broke
     modules: list[ModuleResult] = Field(default_factory=list)
     strikes: int = 0
-    time_limit: float  # game seconds on the clock at the start
+    time_limit: float | None = None  # game seconds on the clock at the start; None: no clock
     game_time_used: float | None = None  # game seconds elapsed at the end
     turns: dict[str, int] = Field(default_factory=dict)  # per role
     messages: dict[str, int] = Field(default_factory=dict)  # messages sent per role
@@ -366,8 +500,39 @@ class Summary(_Record):
     conditions: Conditions | None = None
     parent: Parent | None = None  # a counterfactual replay's parent (v3)
     final_state: dict[str, Any] | None = None  # the game's last /state document, camelCase (v5)
+    sanzaru: SanzaruResult | None = None  # a SANZARU episode's own result (v6)
     started_at: float
     ended_at: float
+
+    @model_validator(mode="before")
+    @classmethod
+    def _sanzaru_summary(cls, data: Any) -> Any:
+        """A SANZARU summary of the format before version 6 (``kind: sanzaru_summary``, written
+        as ``episodes/<key>-a<attempt>/summary.json``), read as a version 6 one: its id becomes
+        the directory's name, its outcome the shared word, its error the reason."""
+        if not isinstance(data, dict) or data.get("kind") != "sanzaru_summary":
+            return data
+        old = {k: v for k, v in data.items() if k not in ("kind", "schema_version")}
+        outcome: Any = old.get("outcome")
+        ending = old.get("ending") or outcome
+        attempt = old.get("attempt", 1)
+        return {
+            "episode_id": f"{old.get('episode_id')}-a{attempt}", "mission_id": old.get("variant"),
+            "mode": "sync", "attempt": attempt,
+            "outcome": SANZARU_OUTCOMES.get(outcome, outcome),
+            "reason": old.get("error") or ending or "", "cost_usd": old.get("cost_usd") or 0.0,
+            "started_at": old.get("started_at", 0.0), "ended_at": old.get("ended_at", 0.0),
+            "sanzaru": {k: v for k, v in old.items() if k in SanzaruResult.model_fields},
+        }  # fmt: skip
+
+    @model_validator(mode="after")
+    def _one_outcome(self) -> Summary:
+        if self.sanzaru is not None and SANZARU_OUTCOMES[self.sanzaru.outcome] != self.outcome:
+            raise ValueError(
+                f"outcome {self.outcome!r} is not SANZARU's {self.sanzaru.outcome!r} "
+                f"(that is {SANZARU_OUTCOMES[self.sanzaru.outcome]!r})"
+            )
+        return self
 
     @property
     def modules_solved(self) -> int:

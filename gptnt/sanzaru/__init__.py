@@ -14,7 +14,7 @@ from gptnt.sanzaru._judge import Judgement, judge
 from gptnt.sanzaru._report import ENDINGS
 from gptnt.sanzaru._report import figures as report_figures
 from gptnt.sanzaru._report import tables as report_tables
-from gptnt.sanzaru._run import Summary, Team, play, read_summaries, suite
+from gptnt.sanzaru._run import Team, play, read_summaries, suite
 from gptnt.sanzaru._teams import HINTS
 
 __all__ = [
@@ -30,7 +30,6 @@ __all__ = [
     "Judgement",
     "Referee",
     "SanzaruRole",
-    "Summary",
     "Team",
     "Variant",
     "code_loss",

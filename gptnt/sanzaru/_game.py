@@ -24,12 +24,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from gptnt.records import SanzaruEnding, SanzaruOutcome, SanzaruRole
 from gptnt.sanzaru._bomb import UNSAYABLE, Bomb
 from gptnt.sanzaru._symbols import resolve
 
-SanzaruRole = Literal["deaf", "mute", "blind", "solo"]
-"""A SANZARU agent's seat (three split senses, or the solo ablation holding all); not KTANE's
-``Role`` (Defuser, Expert)."""
 TEAM: tuple[SanzaruRole, ...] = ("deaf", "mute", "blind")
 TURN_ORDERS: tuple[tuple[SanzaruRole, ...], ...] = tuple(permutations(TEAM))
 """Every turn order a team can play in; the first is the paper's default (Deaf, Mute, Blind)."""
@@ -40,13 +38,6 @@ SEES_GESTURES = {"deaf": True, "mute": True, "blind": False}
 CAN_SPEAK = {"deaf": True, "mute": False, "blind": True, "solo": False}
 CAN_GESTURE = {"deaf": True, "mute": True, "blind": False, "solo": False}
 CAN_ACT = {"deaf": False, "mute": False, "blind": True, "solo": True}
-
-SanzaruOutcome = Literal["defused", "timed_out", "wrong_action"]
-"""How the simulator ended a SANZARU episode: the bomb defused, the rounds used up, or a wrong
-cut, press or touch; not KTANE's ``GameOutcome``."""
-Ending = Literal["defused", "timed_out", "wrong_action", "never_acted"]
-"""The paper's four mutually exclusive endings (its Figure 6): ``never_acted`` is a timeout in
-which no action was ever attempted."""
 
 
 class Call(BaseModel):
@@ -100,7 +91,7 @@ class Referee:
         return ("solo",) if self.solo else self.order
 
     @property
-    def ending(self) -> Ending | None:
+    def ending(self) -> SanzaruEnding | None:
         """The paper's ending: a timeout with no action attempted is ``never_acted``."""
         if self.outcome == "timed_out" and not any(
             e["call"] == "act" and CAN_ACT.get(e["sender"], False) for e in self.log

@@ -14,13 +14,22 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from gptnt.records import (
+    Event,
+    SanzaruReferee,
+    SanzaruResult,
+    SanzaruTurn,
+    Summary,
+    read_events,
+    write_summary,
+)
 from gptnt.sanzaru._coding import FAILURE_MODES
-from gptnt.sanzaru._run import Summary, read_episode_events, summaries_under, write_summary
+from gptnt.sanzaru._run import summaries_under
 from gptnt.sanzaru._teams import PROMPTS
 
 if TYPE_CHECKING:
@@ -42,29 +51,29 @@ class Judgement:
     failure: str | None = None
 
 
-def transcript(events: list[dict[str, Any]]) -> str:
+def transcript(events: Iterable[Event]) -> str:
     """The episode as the judge reads it: every turn, then the referee's log."""
     out = []
     for e in events:
-        if e.get("kind") == "sanzaru_turn":
-            out += [f"## Round {e['round']}, {e['role']}", "Shown:", str(e.get("view", "")),
-                    "Delivered:", *(e.get("delivered") or ["(nothing)"]),
-                    "Replied:", (e.get("raw") or "(no reply)")[:_RAW_CAP],
-                    "Calls: " + json.dumps(e.get("calls", []), ensure_ascii=False), ""]  # fmt: skip
-        elif e.get("kind") == "sanzaru_referee":
+        if isinstance(e, SanzaruTurn):
+            out += [f"## Round {e.round}, {e.role}", "Shown:", e.view,
+                    "Delivered:", *(e.delivered or ["(nothing)"]),
+                    "Replied:", (e.raw or "(no reply)")[:_RAW_CAP],
+                    "Calls: " + json.dumps(e.calls, ensure_ascii=False), ""]  # fmt: skip
+        elif isinstance(e, SanzaruReferee):
             out.append("## Referee's log")
-            for entry in e.get("log", []):
+            for entry in e.log:
                 shown = {k: v for k, v in entry.items() if k != "glyphs"}
                 out.append(json.dumps(shown, ensure_ascii=False))
     return "\n".join(out)
 
 
-def pending(run: Path) -> list[tuple[Path, Summary]]:
+def pending(run: Path) -> list[tuple[Path, Summary, SanzaruResult]]:
     """The episodes under ``run`` whose mode is still the coder's guess."""
     return [
-        (folder, summary)
-        for folder, summary in summaries_under(run)
-        if summary.coded_by == "heuristic" and summary.candidates
+        (folder, summary, result)
+        for folder, summary, result in summaries_under(run)
+        if result.coded_by == "heuristic" and result.candidates
     ]
 
 
@@ -90,28 +99,28 @@ async def judge(
     name = config.model  # provider:model, the identity of the judge
     gate = asyncio.Semaphore(concurrency)
 
-    async def one(folder: Path, summary: Summary) -> Judgement:
-        events = read_episode_events(folder)
-        ask = (f"Choose one of: {', '.join(summary.candidates)}.\n\n# Transcript\n\n"
-               + transcript(events))  # fmt: skip
+    async def one(folder: Path, summary: Summary, result: SanzaruResult) -> Judgement:
+        ask = (f"Choose one of: {', '.join(result.candidates)}.\n\n# Transcript\n\n"
+               + transcript(read_events(folder)))  # fmt: skip
         request = ChatRequest(system, (UserMessage((TextPart(ask),)),))
         async with gate:
             reply = await backend.complete(request)
         raw = reply.text or ""
         found = [m.lower() for m in _MODE.findall(raw)]
-        heuristic = summary.failure_mode or ""
-        if reply.failure or not found or found[-1] not in summary.candidates:
+        heuristic = result.failure_mode or ""
+        if reply.failure or not found or found[-1] not in result.candidates:
             failure = reply.failure or (
-                f"reply named {found[-1]!r}, not one of {', '.join(summary.candidates)}"
+                f"reply named {found[-1]!r}, not one of {', '.join(result.candidates)}"
                 if found else "no <mode> tag in the reply")  # fmt: skip
             verdict = Judgement(summary.episode_id, heuristic, None, raw, failure)
         else:
             verdict = Judgement(summary.episode_id, heuristic, found[-1], raw)
-            write_summary(folder, summary.model_copy(update={
+            judged = result.model_copy(update={
                 "failure_mode": verdict.mode, "coded_by": f"judge:{name}",
-                "heuristic_mode": heuristic}))  # fmt: skip
+                "heuristic_mode": heuristic})  # fmt: skip
+            write_summary(folder, summary.model_copy(update={"sanzaru": judged}))
         if on_done:
             on_done(verdict)
         return verdict
 
-    return list(await asyncio.gather(*(one(f, s) for f, s in pending(run))))
+    return list(await asyncio.gather(*(one(*p) for p in pending(run))))

@@ -25,42 +25,32 @@ from collections.abc import Callable, Iterable
 from typing import get_args
 
 from gptnt.analysis import Cell, Rate, Table, rate_bars
+from gptnt.records import SanzaruEnding, SanzaruResult
 from gptnt.sanzaru._bomb import FAMILIES, variants
 from gptnt.sanzaru._coding import FAILURE_MODES, FLAGS, STAGES
-from gptnt.sanzaru._game import TURN_ORDERS, Ending
-from gptnt.sanzaru._run import Summary
 
-ENDINGS: tuple[Ending, ...] = get_args(Ending)
-_DEFAULT_ORDER = tuple(TURN_ORDERS[0])
+ENDINGS: tuple[SanzaruEnding, ...] = get_args(SanzaruEnding)
+SCORED = ("defused", "timed_out", "wrong_action")
+"""The outcomes that are a team's results; crashed and interrupted never are."""
 _NOTE = ("defused [95 % Wilson interval] (n); a crashed episode (the harness's failure) is "
          "kept out of n.")  # fmt: skip
 
 
-def team(s: Summary, *, hints: bool = True, thinking: bool = True) -> str:
-    """The team a summary belongs to: its name and its non-default conditions."""
-    parts = [s.team]
-    if s.solo:
-        parts.append("solo")
-    elif hints and s.hints != "weak":
-        parts.append(f"{s.hints} hints")
-    if thinking and s.thinking:
-        parts.append(f"thinking {s.thinking}")
-    if tuple(s.order) != _DEFAULT_ORDER and not s.solo:
-        parts.append("order " + "".join(r[0] for r in s.order))
-    return " · ".join(parts)
+def _scored(summaries: Iterable[SanzaruResult]) -> list[SanzaruResult]:
+    return [s for s in summaries if s.outcome in SCORED]
 
 
-def _scored(summaries: Iterable[Summary]) -> list[Summary]:
-    return [s for s in summaries if s.outcome != "crashed"]
-
-
-def _rate(summaries: Iterable[Summary], keep: Callable[[Summary], bool] = lambda s: True) -> Rate:
+def _rate(
+    summaries: Iterable[SanzaruResult], keep: Callable[[SanzaruResult], bool] = lambda s: True
+) -> Rate:
     chosen = [s for s in _scored(summaries) if keep(s)]
     return Rate(sum(s.outcome == "defused" for s in chosen), len(chosen))
 
 
-def _group(summaries: Iterable[Summary], key: Callable[[Summary], str]) -> dict[str, list[Summary]]:
-    groups: dict[str, list[Summary]] = defaultdict(list)
+def _group(
+    summaries: Iterable[SanzaruResult], key: Callable[[SanzaruResult], str]
+) -> dict[str, list[SanzaruResult]]:
+    groups: dict[str, list[SanzaruResult]] = defaultdict(list)
     for s in summaries:
         groups[key(s)].append(s)
     return dict(groups)
@@ -73,15 +63,15 @@ def _points(a: Rate, b: Rate) -> str:
     return f"{100 * ((b.value or 0) - (a.value or 0)):+.1f}"
 
 
-def _family_is(family: str) -> Callable[[Summary], bool]:
+def _family_is(family: str) -> Callable[[SanzaruResult], bool]:
     return lambda s: s.family == family
 
 
-def _variant_is(variant: str) -> Callable[[Summary], bool]:
+def _variant_is(variant: str) -> Callable[[SanzaruResult], bool]:
     return lambda s: s.variant == variant
 
 
-def _families(summaries: list[Summary]) -> list[str]:
+def _families(summaries: list[SanzaruResult]) -> list[str]:
     present = {s.family for s in summaries}
     return [f for f in FAMILIES if f in present]
 
@@ -89,10 +79,10 @@ def _families(summaries: list[Summary]) -> list[str]:
 # ----------------------------------------------------------------------------- success
 
 
-def team_x_family(summaries: list[Summary]) -> Table:
+def team_x_family(summaries: list[SanzaruResult]) -> Table:
     families = _families(summaries)
     rows: list[tuple[Cell, ...]] = []
-    for name, group in sorted(_group(summaries, team).items()):
+    for name, group in sorted(_group(summaries, SanzaruResult.label).items()):
         rows.append((name, *(_rate(group, _family_is(f)) for f in families),
                      _rate(group, lambda s: s.subset == "core"),
                      _rate(group, lambda s: s.subset == "plus"), _rate(group),
@@ -102,8 +92,8 @@ def team_x_family(summaries: list[Summary]) -> Table:
                  _NOTE + " Family columns combine the family's Core and Plus variants.")  # fmt: skip
 
 
-def variant_x_team(summaries: list[Summary]) -> Table:
-    groups = _group(summaries, team)
+def variant_x_team(summaries: list[SanzaruResult]) -> Table:
+    groups = _group(summaries, SanzaruResult.label)
     names = sorted(groups)
     order = list(variants())
     present = sorted({s.variant for s in summaries}, key=order.index)
@@ -120,10 +110,10 @@ def variant_x_team(summaries: list[Summary]) -> Table:
                  "the design is ours. mean: the teams' rates averaged, in %.")  # fmt: skip
 
 
-def trio_solo_gap(summaries: list[Summary]) -> Table:
+def trio_solo_gap(summaries: list[SanzaruResult]) -> Table:
     """Per model: Trio (the team under its hint level) beside Solo, and Solo − Trio."""
     by_model = _group(summaries, lambda s: " · ".join(
-        p for p in team(s, hints=False).split(" · ") if p != "solo"))  # fmt: skip
+        p for p in s.label(hints=False).split(" · ") if p != "solo"))  # fmt: skip
     rows = []
     for model, group in sorted(by_model.items()):
         trio = [s for s in group if not s.solo and s.hints == "weak"]
@@ -133,7 +123,7 @@ def trio_solo_gap(summaries: list[Summary]) -> Table:
         for subset in ("core", "plus"):
             for family in [*_families(group), "All"]:
 
-                def keep(s: Summary, sub: str = subset, fam: str = family) -> bool:
+                def keep(s: SanzaruResult, sub: str = subset, fam: str = family) -> bool:
                     return s.subset == sub and fam in ("All", s.family)
 
                 t, o = _rate(trio, keep), _rate(solo, keep)
@@ -145,7 +135,7 @@ def trio_solo_gap(summaries: list[Summary]) -> Table:
                  "view, no hints. Gap = Solo − Trio. A model needs both runs to appear.")  # fmt: skip
 
 
-def _against(group: list[Summary], base: list[Summary]) -> list[Cell]:
+def _against(group: list[SanzaruResult], base: list[SanzaruResult]) -> list[Cell]:
     """Core, Plus and All of ``group``, each followed by its points from ``base`` (``–``
     without a base: the base condition itself, or a team that never played it)."""
     cells: list[Cell] = []
@@ -155,10 +145,10 @@ def _against(group: list[Summary], base: list[Summary]) -> list[Cell]:
     return cells
 
 
-def by_hints(summaries: list[Summary]) -> Table:
+def by_hints(summaries: list[SanzaruResult]) -> Table:
     trio = [s for s in summaries if not s.solo]
     rows: list[tuple[Cell, ...]] = []
-    for name, group in sorted(_group(trio, lambda s: team(s, hints=False)).items()):
+    for name, group in sorted(_group(trio, lambda s: s.label(hints=False)).items()):
         levels = _group(group, lambda s: s.hints)
         base = levels.get("none", [])
         for level in ("none", "weak", "strong", "playbook"):
@@ -174,9 +164,9 @@ def by_hints(summaries: list[Summary]) -> Table:
                  _NOTE + " Δ: points from the same team under no hints.")  # fmt: skip
 
 
-def by_thinking(summaries: list[Summary]) -> Table:
+def by_thinking(summaries: list[SanzaruResult]) -> Table:
     rows: list[tuple[Cell, ...]] = []
-    for name, group in sorted(_group(summaries, lambda s: team(s, thinking=False)).items()):
+    for name, group in sorted(_group(summaries, lambda s: s.label(thinking=False)).items()):
         budgets = _group(group, lambda s: s.thinking or "default")
         base = budgets.get("off", [])
         for budget in ("off", "on", "max", "default"):
@@ -191,9 +181,9 @@ def by_thinking(summaries: list[Summary]) -> Table:
                  "points from the same team with thinking off.")  # fmt: skip
 
 
-def endings(summaries: list[Summary]) -> Table:
+def endings(summaries: list[SanzaruResult]) -> Table:
     rows: list[tuple[Cell, ...]] = []
-    for name, group in sorted(_group(summaries, team).items()):
+    for name, group in sorted(_group(summaries, SanzaruResult.label).items()):
         scored = _scored(group)
         c = Counter(s.ending or s.outcome for s in scored)
         rows.append((name, *(Rate(c[e], len(scored)) for e in ENDINGS),
@@ -207,11 +197,11 @@ def endings(summaries: list[Summary]) -> Table:
 # ----------------------------------------------------------------------------- failures
 
 
-def _lost(summaries: Iterable[Summary]) -> list[Summary]:
+def _lost(summaries: Iterable[SanzaruResult]) -> list[SanzaruResult]:
     return [s for s in summaries if s.outcome in ("timed_out", "wrong_action")]
 
 
-def _stage_and_mode_cells(lost: list[Summary]) -> list[Rate]:
+def _stage_and_mode_cells(lost: list[SanzaruResult]) -> list[Rate]:
     n = len(lost)
     stages = Counter(
         FAILURE_MODES[s.failure_mode].stage for s in lost if s.failure_mode in FAILURE_MODES
@@ -220,9 +210,9 @@ def _stage_and_mode_cells(lost: list[Summary]) -> list[Rate]:
     return [*(Rate(stages[st], n) for st in STAGES), *(Rate(modes[m], n) for m in FAILURE_MODES)]
 
 
-def failures_by_team(summaries: list[Summary]) -> Table:
+def failures_by_team(summaries: list[SanzaruResult]) -> Table:
     rows: list[tuple[Cell, ...]] = []
-    for name, group in sorted(_group(summaries, team).items()):
+    for name, group in sorted(_group(summaries, SanzaruResult.label).items()):
         lost = _lost(group)
         coders = Counter((s.coded_by or "uncoded").split(":")[0] for s in lost)
         rows.append((name, len(lost), *_stage_and_mode_cells(lost),
@@ -236,9 +226,9 @@ def failures_by_team(summaries: list[Summary]) -> Table:
                  "model decided).")  # fmt: skip
 
 
-def failures_by_family(summaries: list[Summary]) -> Table:
+def failures_by_family(summaries: list[SanzaruResult]) -> Table:
     rows: list[tuple[Cell, ...]] = []
-    for name, group in sorted(_group(summaries, team).items()):
+    for name, group in sorted(_group(summaries, SanzaruResult.label).items()):
         for family in _families(group):
             lost = _lost(s for s in group if s.family == family)
             if lost:
@@ -249,9 +239,9 @@ def failures_by_family(summaries: list[Summary]) -> Table:
                  "(outer ring).")  # fmt: skip
 
 
-def flags_by_team(summaries: list[Summary]) -> Table:
+def flags_by_team(summaries: list[SanzaruResult]) -> Table:
     rows: list[tuple[Cell, ...]] = []
-    for name, group in sorted(_group(summaries, team).items()):
+    for name, group in sorted(_group(summaries, SanzaruResult.label).items()):
         lost = _lost(group)
         rows.append((name, len(lost), *(Rate(sum(f in s.failure_flags for s in lost), len(lost))
                                         for f in FLAGS)))  # fmt: skip
@@ -260,13 +250,13 @@ def flags_by_team(summaries: list[Summary]) -> Table:
                  "A loss carries any number of flags.")  # fmt: skip
 
 
-TABLES: tuple[Callable[[list[Summary]], Table], ...] = (
+TABLES: tuple[Callable[[list[SanzaruResult]], Table], ...] = (
     team_x_family, variant_x_team, trio_solo_gap, by_hints, by_thinking, endings,
     failures_by_team, failures_by_family, flags_by_team,
 )  # fmt: skip
 
 
-def tables(summaries: list[Summary]) -> list[Table]:
+def tables(summaries: list[SanzaruResult]) -> list[Table]:
     """Every report table of ``TABLES``, in order."""
     return [make(summaries) for make in TABLES]
 

@@ -1,14 +1,16 @@
 """Playing SANZARU episodes and suites, with records, and reading them back.
 
-A run directory has the main harness's layout and ledger (``gptnt.records``): ``ledger.jsonl``
-with one ``LedgerEntry`` per ended attempt, and ``episodes/<key>-a<attempt>/`` per attempt
-holding ``events.jsonl`` (SANZARU's own event kinds: ``sanzaru_started`` naming the harness and
-the conditions, one ``sanzaru_turn`` per agent turn — view, deliveries, raw reply, calls,
-latency, cost — then ``sanzaru_referee`` with the log of every call, delivery and bounce) and
-``summary.json`` (``kind: sanzaru_summary``, written last, atomically). The episode key names
-the variant, instance, repeat and the team's whole configuration (team, solo, hints, thinking,
-turn order), so two teams share a run directory without sharing an episode. A suite skips keys
-the ledger calls finished and plays a crashed one again as its next attempt.
+A run directory is a run of the main harness (``gptnt.records``, schema version 6):
+``ledger.jsonl`` with one ``LedgerEntry`` per ended attempt, settled by ``Ledger.settle``, and
+``episodes/<key>-a<attempt>/`` per attempt written by the one ``EpisodeWriter``: ``events.jsonl``
+(SANZARU's own event kinds: ``SanzaruStarted`` naming the harness and the conditions, one
+``SanzaruTurn`` per agent turn — view, deliveries, raw reply, calls, latency, cost — then
+``SanzaruReferee`` with the log of every call, delivery and bounce) and ``summary.json``, the
+shared ``Summary`` with its ``sanzaru`` part (``SanzaruResult``), written last, atomically.
+The episode id is the directory's name, as for every episode. The episode key names the
+variant, instance, repeat and the team's whole configuration (team, solo, hints, thinking, turn
+order), so two teams share a run directory without sharing an episode. A suite skips keys the
+ledger calls finished and plays a crashed or interrupted one again as its next attempt.
 
 Rounds are turn-based with no clock, so an episode runs in-process: isolation is by
 construction (an agent is given only its own view and what was delivered to it), not by Redis
@@ -18,148 +20,48 @@ ACLs as in real-time KTANE play.
 from __future__ import annotations
 
 import asyncio
-import json
 import re
+import shutil
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from gptnt.bounded import Tally, read_json, read_jsonl
-from gptnt.errors import UnreadableError
+from gptnt.bounded import Tally
+from gptnt.errors import ConfigError
 from gptnt.records import (
+    EPISODES,
+    LEDGER,
     RUN_FILE,
-    EpisodeOutcome,
-    Harness,
+    SANZARU_OUTCOMES,
+    SUMMARY,
+    EpisodeWriter,
     Ledger,
     LedgerEntry,
     RunInfo,
     RunLock,
+    SanzaruRecorded,
+    SanzaruReferee,
+    SanzaruResult,
+    SanzaruStarted,
+    SanzaruTurn,
+    Summary,
+    add_costs,
     episode_dir,
     harness,
-    write_atomic,
+    read_summary,
     write_run_info,
 )
 from gptnt.sanzaru._bomb import Variant, generate, variant, variants
 from gptnt.sanzaru._coding import code_loss
-from gptnt.sanzaru._game import TURN_ORDERS, Ending, Referee, SanzaruOutcome, SanzaruRole
+from gptnt.sanzaru._game import TURN_ORDERS, Referee, SanzaruRole
 from gptnt.sanzaru._teams import Agent, Hints, ModelAgent, Turn, oracle_team, random_team
 
-SCHEMA_VERSION = 2
-"""Version 2: the main harness's ledger and ``episodes/`` layout, keys that carry the team,
-the turn order and the paper's ending (``never_acted``)."""
-EVENTS = "events.jsonl"
-SUMMARY = "summary.json"
 RUN_KIND = "sanzaru"
-"""``run.json``'s ``kind`` for a SANZARU run, so the KTANE report can tell one apart."""
+"""``run.json``'s ``kind`` for a SANZARU run."""
 TeamKind = Literal["oracle", "random", "model"]
-SummaryOutcome = SanzaruOutcome | Literal["crashed"]
-
-_LEDGER_OUTCOME: dict[str, EpisodeOutcome] = {
-    "defused": "solved", "wrong_action": "strikeout", "timed_out": "timeout", "crashed": "crashed",
-}  # fmt: skip
-"""A SANZARU outcome in the ledger's vocabulary (``gptnt.records.EpisodeOutcome``): a wrong
-action is the detonation a strike-out causes, a spent round budget the timeout."""
-
-
-class Summary(BaseModel):
-    """``summary.json`` of one episode attempt."""
-
-    model_config = ConfigDict(frozen=True)
-
-    kind: Literal["sanzaru_summary"] = "sanzaru_summary"
-    schema_version: int = SCHEMA_VERSION
-    episode_id: str
-    """The episode key (variant, instance, repeat, team configuration)."""
-    attempt: int = 1
-    variant: str
-    family: str
-    subset: str
-    instance: int
-    repeat: int
-    team: str
-    hints: str
-    solo: bool
-    thinking: str | None
-    order: tuple[str, ...] = TURN_ORDERS[0]
-    outcome: SummaryOutcome  # crashed: the harness failed, not the team
-    ending: Ending | Literal["crashed"] | None = None
-    """The paper's four endings (Figure 6): ``never_acted`` splits off the timeouts without a
-    single action attempt."""
-    rounds_used: int
-    rounds: int
-    bounces: int
-    failure_mode: str | None = None
-    failure_stage: str | None = None
-    failure_flags: tuple[str, ...] = ()
-    coded_by: str | None = None
-    """Who decided ``failure_mode``: ``ground_truth``, ``heuristic`` or ``judge:<model>``."""
-    candidates: tuple[str, ...] = ()
-    """For a ``heuristic`` mode: the modes only the gestures' meaning can choose among (the
-    judge's choices)."""
-    heuristic_mode: str | None = None
-    """The coder's guess, kept when a model judge (``gptnt sanzaru judge``) replaced it."""
-    cost_usd: float | None = None
-    error: str | None = None
-    started_at: float = 0.0
-    ended_at: float = 0.0
-
-
-class SanzaruStarted(BaseModel):
-    """The first line of ``events.jsonl``: who wrote it and under which conditions."""
-
-    model_config = ConfigDict(frozen=True)
-
-    kind: Literal["sanzaru_started"] = "sanzaru_started"
-    schema_version: int = SCHEMA_VERSION
-    episode_id: str
-    attempt: int
-    variant: str
-    instance: int
-    repeat: int
-    team: str
-    hints: str
-    solo: bool
-    thinking: str | None
-    order: tuple[str, ...]
-    harness: Harness
-    settings: dict[str, Any] | None = None
-    """A model team's provider settings as sent (``thinking``, a thinking budget where the
-    provider takes one, the token cap); ``None`` for scripted teams."""
-    at: float
-
-
-class SanzaruTurn(BaseModel):
-    """One agent's turn: what it was shown and told, what it replied, the calls parsed."""
-
-    model_config = ConfigDict(frozen=True)
-
-    kind: Literal["sanzaru_turn"] = "sanzaru_turn"
-    episode_id: str
-    round: int
-    role: str
-    view: str
-    delivered: list[str]
-    raw: str | None
-    calls: list[dict[str, Any]]
-    latency_s: float | None = None
-    cost_usd: float | None = None
-    usage: dict[str, Any] | None = None
-    failure: str | None = None
-
-
-class SanzaruReferee(BaseModel):
-    """The referee's log of every call (status delivered / bounced with its reason / acted)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    kind: Literal["sanzaru_referee"] = "sanzaru_referee"
-    episode_id: str
-    log: list[dict[str, Any]]
-    cuts: list[tuple[int, int, str]] = Field(default_factory=list)
 
 
 class ProviderDown(Exception):
@@ -214,18 +116,24 @@ def episode_key(v: Variant, instance: int, repeat: int, team: Team) -> str:
 async def play(
     v: Variant, instance: int, team: Team, out: Path | None, *, repeat: int = 1, attempt: int = 1
 ) -> Summary:
-    """Play one episode; records under ``out`` (a run directory) when given."""
+    """Play one episode; records under ``out`` (a run directory) when given. A cancelled
+    episode (the run interrupted) is recorded as ``interrupted``, then the cancel goes on."""
     episode = Referee(generate(v, instance), solo=team.solo, order=team.order)
     key = episode_key(v, instance, repeat, team)
+    folder = episode_dir(out or Path(), key, attempt)
     seed = f"{v.id}-i{instance}-r{repeat}"  # the random team's draws do not depend on its name
     agents = team.agents(episode, seed)
+    writer = None if out is None else _writer(out, folder)
     started = time.time()
-    events: list[BaseModel] = [SanzaruStarted(
-        episode_id=key, attempt=attempt, variant=v.id, instance=instance, repeat=repeat,
+    record = writer.append if writer else (lambda event: None)
+    record(SanzaruStarted(
+        episode_id=folder.name, attempt=attempt, variant=v.id, instance=instance, repeat=repeat,
         team=team.name, hints=team.hints, solo=team.solo, thinking=team.thinking,
-        order=episode.roles, harness=harness(), settings=team.settings(), at=started)]  # fmt: skip
-    cost = 0.0
+        order=episode.roles, harness=harness(), settings=team.settings(), at=started))  # fmt: skip
+    costs: list[float | None] = []
+    turns: Counter[str] = Counter()
     error = None
+    interrupted = False
     from gptnt.players.faults import ProviderWatch
 
     providers = ProviderWatch()  # a provider that is down is the harness's failure, not the team's
@@ -235,11 +143,11 @@ async def play(
                 turn = Turn(role, episode.round, v.rounds, episode.view(role),
                             tuple(episode.deliveries(role)))  # fmt: skip
                 reply = await agents[role].turn(turn)
-                cost += reply.meta.get("cost_usd") or 0.0
-                events.append(SanzaruTurn(episode_id=key, round=episode.round, role=role,
-                                          view=turn.view,
-                                          delivered=[d.line() for d in turn.deliveries],
-                                          raw=reply.raw, calls=reply.calls, **reply.meta))  # fmt: skip
+                costs.append(reply.meta.get("cost_usd"))
+                turns[role] += 1
+                record(SanzaruTurn(episode_id=folder.name, round=episode.round, role=role,
+                                   view=turn.view, delivered=[d.line() for d in turn.deliveries],
+                                   raw=reply.raw, calls=reply.calls, **reply.meta))  # fmt: skip
                 down = providers.see(role, reply.failed)
                 if down is not None:
                     raise ProviderDown(down)
@@ -247,71 +155,52 @@ async def play(
                 if episode.outcome is not None:
                     break
             episode.next_round()
+    except asyncio.CancelledError:  # the run was stopped: not a result, played again
+        interrupted = True
     except ProviderDown as err:  # the main harness's words: ``crashed: provider …``
         error = f"provider: {err}"
     except Exception as err:  # a harness failure is recorded as crashed, not lost
         error = f"{type(err).__name__}: {err}"
-    events.append(SanzaruReferee(episode_id=key, log=episode.log, cuts=episode.cut_rounds))
-    outcome: SummaryOutcome = "crashed" if error or episode.outcome is None else episode.outcome
+    record(SanzaruReferee(episode_id=folder.name, log=episode.log, cuts=episode.cut_rounds))
+    outcome: SanzaruRecorded = (
+        "interrupted" if interrupted
+        else "crashed" if error or episode.outcome is None else episode.outcome
+    )  # fmt: skip
     coded = code_loss(episode) if outcome in ("timed_out", "wrong_action") else None
-    summary = Summary(
-        episode_id=key, attempt=attempt, variant=v.id, family=v.family, subset=v.subset,
-        instance=instance, repeat=repeat, team=team.name,
-        hints="none" if team.solo else team.hints, solo=team.solo, thinking=team.thinking,
-        order=episode.roles, outcome=outcome,
-        ending="crashed" if outcome == "crashed" else episode.ending,
+    result = SanzaruResult(
+        variant=v.id, family=v.family, subset=v.subset, instance=instance, repeat=repeat,
+        team=team.name, hints="none" if team.solo else team.hints, solo=team.solo,
+        thinking=team.thinking, order=episode.roles, outcome=outcome,
+        ending=outcome if outcome in ("crashed", "interrupted") else episode.ending,
         rounds_used=episode.round, rounds=v.rounds,
         bounces=sum(e["status"] == "bounced" for e in episode.log),
         failure_mode=coded.mode if coded else None, failure_stage=coded.stage if coded else None,
         failure_flags=coded.flags if coded else (), coded_by=coded.by if coded else None,
         candidates=coded.candidates if coded else (),
-        cost_usd=cost if team.kind == "model" else None, error=error,
-        started_at=started, ended_at=time.time(),
     )  # fmt: skip
-    if out is not None:
-        if not (out / RUN_FILE).exists():
-            write_run_info(out, RunInfo(kind=RUN_KIND, suite=RUN_KIND))
-        _write(episode_dir(out, key, attempt), events, summary)
-        Ledger(out).close(
-            key, attempt, _LEDGER_OUTCOME[outcome], reason=error or (summary.ending or ""),
-            cost_usd=cost,
-        )  # fmt: skip
+    summary = Summary(
+        episode_id=folder.name, mission_id=v.id, mode="sync", attempt=attempt,
+        outcome=SANZARU_OUTCOMES[outcome],
+        reason=error or ("interrupted by the user" if interrupted else result.ending or ""),
+        turns=dict(turns), cost_usd=add_costs(costs) if team.kind == "model" else 0.0,
+        sanzaru=result, started_at=started, ended_at=time.time(),
+    )  # fmt: skip
+    if out is not None and writer is not None:
+        writer.finish(summary)
+        Ledger(out).settle(key, summary)
+    if interrupted:
+        raise asyncio.CancelledError
     return summary
 
 
-def _write(folder: Path, events: list[BaseModel], summary: Summary) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    with (folder / EVENTS).open("w", encoding="utf-8") as f:
-        for e in events:
-            f.write(e.model_dump_json() + "\n")
-    write_summary(folder, summary)
-
-
-def write_summary(folder: Path, summary: Summary) -> None:
-    """``summary.json``, written atomically (last, so a summary means the episode is over)."""
-    write_atomic(folder / SUMMARY, summary.model_dump_json(indent=2).encode())
-
-
-def read_episode_events(folder: Path, *, tally: Tally | None = None) -> list[dict[str, Any]]:
-    """An episode folder's ``events.jsonl``, one dict per line (bounded; a line that cannot be
-    read is skipped and counted in ``tally``, a torn last line skipped silently)."""
-    return list(read_jsonl(folder / EVENTS, json.loads, tally=Tally() if tally is None else tally))
-
-
-def read_summary(folder: Path, *, tally: Tally | None = None) -> Summary | None:
-    """An attempt's ``summary.json``, or ``None`` when it is missing or cannot be read (torn,
-    empty, not a SANZARU summary: counted in ``tally``); a suite then plays the key again."""
-    path = folder / SUMMARY
-    if not path.is_file():
-        if tally is not None:
-            tally.skip(path, "missing", what="file")
-        return None
-    try:
-        return read_json(path, Summary.model_validate_json)
-    except UnreadableError as err:
-        if tally is not None:
-            tally.skip(path, str(err).removeprefix(f"{path}: "), what="file")
-        return None
+def _writer(out: Path, folder: Path) -> EpisodeWriter:
+    """The attempt's writer, in a run directory that says it is a SANZARU run; an attempt cut
+    short by a killed run (a folder, no summary, no ledger line) is started afresh."""
+    if not (out / RUN_FILE).exists():
+        write_run_info(out, RunInfo(kind=RUN_KIND, suite=RUN_KIND))
+    if folder.exists():
+        shutil.rmtree(folder)
+    return EpisodeWriter(folder)
 
 
 async def suite(
@@ -325,7 +214,7 @@ async def suite(
     on_done: Callable[[Summary], None] | None = None,
 ) -> list[Summary]:
     """Every (variant, instance, repeat); keys the ledger of ``out`` calls finished are kept, a
-    crashed one is played again as its next attempt. Holds ``out``'s writer lock
+    crashed or interrupted one is played again as its next attempt. Holds ``out``'s writer lock
     (``gptnt.records.RunLock``): a second writer gets one line naming the holder."""
     chosen = [variant(i) for i in variant_ids] if variant_ids else list(variants().values())
     ledger = Ledger(out)
@@ -337,7 +226,7 @@ async def suite(
         entry = latest.get(key)
         if entry is not None and entry.status == "finished":
             kept = read_summary(out / entry.episode_dir)
-            if kept is not None:
+            if kept is not None and kept.sanzaru is not None:
                 return kept  # else its record is torn or gone: played again as a new attempt
         async with gate:
             summary = await play(v, i, team, out, repeat=r, attempt=ledger.next_attempt(key))
@@ -352,28 +241,48 @@ async def suite(
         return list(await asyncio.gather(*jobs))
 
 
-def summaries_under(run: Path, *, tally: Tally | None = None) -> Iterator[tuple[Path, Summary]]:
-    """``(episode folder, summary)`` of the latest attempt of every episode in a run's ledger,
-    in key order; a run directory may also hold run directories (each read the same way). A
-    version 1 run (no ledger) is read folder by folder. A finished attempt whose summary is
-    missing or unreadable is left out and counted in ``tally``."""
-    ledgers = sorted(p.parent for p in run.rglob(Ledger(run).path.name))
-    if not ledgers:  # a version 1 run: one folder per episode, no ledger
-        for path in sorted(run.rglob(SUMMARY)):
-            if (summary := read_summary(path.parent, tally=tally)) is not None:
-                yield path.parent, summary
-        return
+def summaries_under(
+    run: Path, *, tally: Tally | None = None
+) -> Iterator[tuple[Path, Summary, SanzaruResult]]:
+    """``(episode folder, summary, its SANZARU part)`` of the latest attempt of every episode in
+    a run's ledger, in key order; a run directory may also hold run directories (each read the
+    same way). An interrupted attempt is left out (it is played again); a finished one whose
+    summary is missing, unreadable or not a SANZARU episode's is left out and counted in
+    ``tally``. A run of SANZARU's first format (no ledger) is refused, naming a summary."""
+    ledgers = sorted(p.parent for p in run.rglob(LEDGER))
+    if not ledgers:
+        _refuse_version_1(run)
     for root in ledgers:
-        latest = Ledger(root).latest()
+        latest = Ledger(root).latest(tally=tally)
         for key in sorted(latest):
-            folder = root / latest[key].episode_dir
-            if latest[key].status != "finished" and not (folder / SUMMARY).is_file():
+            entry = latest[key]
+            folder = root / entry.episode_dir
+            if entry.status == "interrupted":
                 continue
-            if (summary := read_summary(folder, tally=tally)) is not None:
-                yield folder, summary
+            summary = read_summary(folder, tally=tally)
+            if summary is None:
+                if entry.status == "finished" and tally is not None:
+                    tally.skip(folder / SUMMARY, "missing", what="file")
+                continue
+            if summary.sanzaru is None:
+                if tally is not None:
+                    tally.skip(folder / SUMMARY, "a KTANE episode, not a SANZARU one", what="file")
+                continue
+            yield folder, summary, summary.sanzaru
+
+
+def _refuse_version_1(run: Path) -> None:
+    """SANZARU's first format kept ``<run>/<variant>-i<n>-r<k>/summary.json`` and no ledger."""
+    old = next(iter(sorted(run.glob(f"*/{SUMMARY}"))), None)
+    if old is not None and not (run / EPISODES).is_dir():
+        raise ConfigError(
+            f"{old}: a SANZARU record of its first format (one folder per episode, no "
+            f"{LEDGER}), which this harness no longer reads; play the suite again into a new "
+            "run directory (`gptnt sanzaru suite --out NEW`)"
+        )
 
 
 def read_summaries(folders: list[Path], *, tally: Tally | None = None) -> list[Summary]:
-    """The latest summary of every episode under ``folders``; what could not be read is
+    """The latest summary of every SANZARU episode under ``folders``; what could not be read is
     counted in ``tally`` (the report says so, one line per source)."""
-    return [s for folder in folders for _, s in summaries_under(folder, tally=tally)]
+    return [s for folder in folders for _, s, _ in summaries_under(folder, tally=tally)]

@@ -52,7 +52,9 @@ async def _heuristic_loss(server: FakeServer, out: Path, repeat: int) -> None:
         _calls({"call": "act", "op": "cut", "position": wrong}),
     ]
     config = PlayerConfig(model="vllm:team", base_url=server.url, transport_retries=0)
-    s = await play(variant("base-1"), 1, Team("model", "team", config), out, repeat=repeat)
+    played = await play(variant("base-1"), 1, Team("model", "team", config), out, repeat=repeat)
+    s = played.sanzaru
+    assert s is not None and played.outcome == "strikeout"
     assert s.outcome == "wrong_action" and s.coded_by == "heuristic", s
     assert s.failure_mode == "misalignment" and s.candidates == ("misalignment", "wrong_answer")
 
@@ -84,18 +86,21 @@ async def test_judge_recodes_heuristic_losses(server: FakeServer, tmp_path: Path
     assert all(f"**{mode}**" in system for mode in FAILURE_MODES)  # the whole taxonomy
 
     tag = Team("model", "team").tag
-    by_id = {s.episode_id: s for s in read_summaries([run])}
-    judged = by_id[f"base-1-i1-r1-{tag}"]
+    by_id = {s.episode_id: s.sanzaru for s in read_summaries([run]) if s.sanzaru}
+    judged = by_id[f"base-1-i1-r1-{tag}-a1"]  # the id is the episode directory's name
     assert judged.failure_mode == "wrong_answer" and judged.heuristic_mode == "misalignment"
     assert judged.coded_by == "judge:vllm:judge-model"
-    assert by_id[f"base-1-i1-r2-{tag}"].coded_by == "heuristic"  # the failed call changed nothing
+    assert (
+        by_id[f"base-1-i1-r2-{tag}-a1"].coded_by == "heuristic"
+    )  # the failed call changed nothing
 
     server.replies = [(200, completion("<mode>misalignment</mode>"))] * 2
     again = await _cli("sanzaru", "judge", str(run), "--player", str(judge))
     assert again.exit_code == 0, again.output
     assert "2 of 2 heuristic losses judged, 0 recoded, 0 left" in again.output
     rejudged = read_summaries([run])
-    second = next(s for s in rejudged if s.episode_id == f"base-1-i1-r2-{tag}")
+    second = next(s.sanzaru for s in rejudged if s.episode_id == f"base-1-i1-r2-{tag}-a1")
+    assert second is not None
     assert second.coded_by == "judge:vllm:judge-model" and second.heuristic_mode == "misalignment"
     report = CliRunner().invoke(app, ["sanzaru", "report", str(run), "--out", str(tmp_path / "r")])
     assert report.exit_code == 0, report.output

@@ -78,8 +78,8 @@ async def test_a_provider_that_is_down_crashes_the_episode_never_loses_it(
     config = PlayerConfig(model="vllm:team", base_url=server.url, transport_retries=0)
     server.replies = [(500, b"overloaded")] * 40
     down = await play(variant("base-1"), 1, Team("model", "team", config), tmp_path / "a")
-    assert down.outcome == "crashed" and down.failure_mode is None, down
-    assert down.error and down.error.startswith("provider: provider failed 3 calls of the deaf")
+    assert down.outcome == "crashed" and down.sanzaru and down.sanzaru.failure_mode is None, down
+    assert down.reason.startswith("provider: provider failed 3 calls of the deaf")
     server.replies = []  # well-formed text without a call: the model's own loss
     played = await play(variant("base-1"), 1, Team("model", "team", config), tmp_path / "b")
-    assert played.outcome == "timed_out" and played.error is None
+    assert played.outcome == "timeout" and played.reason in ("timed_out", "never_acted")

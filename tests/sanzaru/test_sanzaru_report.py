@@ -17,9 +17,8 @@ from typer.testing import CliRunner
 from gptnt.analysis import wilson
 from gptnt.cli import app
 from gptnt.players.config import PlayerConfig
-from gptnt.records import Ledger, LedgerEntry
+from gptnt.records import Ledger, LedgerEntry, SanzaruResult, Summary, write_summary
 from gptnt.sanzaru import FAILURE_MODES, Team, read_summaries, suite
-from gptnt.sanzaru._run import write_summary
 
 GPTNT = str(Path(sys.executable).with_name("gptnt"))
 VARIANTS = ["base-1", "carving-1", "haystack-2"]
@@ -46,26 +45,30 @@ async def _run(server: FakeServer, run: Path) -> None:
 
 def _crash(run: Path) -> None:
     """A crashed episode as the harness leaves one: in the ledger, shown, never scored."""
-    latest = Ledger(run).latest()
-    key = next(k for k in latest if "random" in k)
-    played = read_summaries([run])
-    source = next(s for s in played if s.episode_id == key)
-    crashed = source.model_copy(update={"episode_id": "base-1-i9-r1-random.weak.dmb",
-                                        "outcome": "crashed", "ending": "crashed",
-                                        "error": "RuntimeError: stand-in"})  # fmt: skip
-    folder = run / "episodes" / f"{crashed.episode_id}-a1"
+    source = next(s for s in read_summaries([run]) if _result(s).team == "random")
+    key = "base-1-i9-r1-random.weak.dmb"
+    crashed = source.model_copy(update={
+        "episode_id": f"{key}-a1", "outcome": "crashed", "reason": "RuntimeError: stand-in",
+        "sanzaru": _result(source).model_copy(update={"outcome": "crashed", "ending": "crashed"}),
+    })  # fmt: skip
+    folder = run / "episodes" / crashed.episode_id
     folder.mkdir(parents=True)
     write_summary(folder, crashed)
-    Ledger(run).append(LedgerEntry(episode_key=crashed.episode_id, attempt=1, status="crashed",
+    Ledger(run).append(LedgerEntry(episode_key=key, attempt=1, status="crashed",
                                    outcome="crashed", episode_dir=f"episodes/{folder.name}",
                                    at=0.0))  # fmt: skip
+
+
+def _result(s: Summary) -> SanzaruResult:
+    assert s.sanzaru is not None
+    return s.sanzaru
 
 
 async def test_report_keeps_every_team_apart(server: FakeServer, tmp_path: Path) -> None:
     run = tmp_path / "run"
     await _run(server, run)
     _crash(run)
-    summaries = read_summaries([run])
+    summaries = [_result(s) for s in read_summaries([run])]
     teams = {s.team for s in summaries}
     assert teams == {"oracle", "random", "stand-in"}
     # Issue 22: oracle and random share a directory and episode numbers, and neither skips the other.
@@ -137,8 +140,9 @@ def test_out_inside_a_run_is_refused(tmp_path: Path) -> None:
     assert "--out" in str(result.exception) and not (tmp_path / "r").exists()
 
 
-def test_a_version_1_run_still_reads(tmp_path: Path) -> None:
-    """Schema 1 wrote ``<run>/<variant>-i<n>-r<k>/summary.json`` and no ledger."""
+def test_a_version_1_run_is_refused_naming_a_summary(tmp_path: Path) -> None:
+    """SANZARU's first format wrote ``<run>/<variant>-i<n>-r<k>/summary.json`` and no ledger;
+    it is no longer read: one line naming the file and the fix, exit 2."""
     folder = tmp_path / "base-1-i1-r1"
     folder.mkdir()
     (folder / "summary.json").write_text(
@@ -147,13 +151,7 @@ def test_a_version_1_run_still_reads(tmp_path: Path) -> None:
         '"hints": "weak", "solo": false, "thinking": null, "outcome": "defused", '
         '"rounds_used": 3, "rounds": 8, "bounces": 0}'
     )
-    (s,) = read_summaries([tmp_path])
-    assert s.schema_version == 1 and s.outcome == "defused" and s.order == ("deaf", "mute", "blind")
-
-
-async def test_the_ktane_report_sends_a_sanzaru_run_to_its_own(tmp_path: Path) -> None:
-    from gptnt.sanzaru import play, variant
-
-    await play(variant("base-1"), 1, Team("oracle", "oracle"), tmp_path)
-    result = CliRunner().invoke(app, ["report", str(tmp_path)])
-    assert "a sanzaru run, not a KTANE one" in str(result.exception)  # exit 2 from gptnt
+    result = CliRunner().invoke(app, ["sanzaru", "report", str(tmp_path)])
+    message = str(result.exception)
+    assert str(folder / "summary.json") in message and "first format" in message
+    assert "gptnt sanzaru suite --out NEW" in message and "\n" not in message

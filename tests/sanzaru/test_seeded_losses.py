@@ -294,9 +294,11 @@ def test_misalignment_ends_both_ways() -> None:
 async def test_every_random_team_loss_is_no_shared_code() -> None:
     modes = {}
     for v, seed in instances()[::4]:
-        s = await play(v, seed, Team("random", "random"), None)
+        played = await play(v, seed, Team("random", "random"), None)
+        s = played.sanzaru
+        assert s is not None
         if s.outcome != "defused":
-            modes[s.episode_id] = (s.failure_mode, s.coded_by, s.failure_flags)
+            modes[played.episode_id] = (s.failure_mode, s.coded_by, s.failure_flags)
     assert modes and all(m == ("no_shared_code", "ground_truth", ()) for m in modes.values()), {
         k: m for k, m in modes.items() if m[0] != "no_shared_code" or m[2]
     }

@@ -27,7 +27,7 @@ async def test_the_oracle_team_defuses_every_instance(order: tuple[str, ...]) ->
     team = Team("oracle", "oracle", order=order)  # type: ignore[arg-type]
     for v, seed in bank:
         outcomes[(await play(v, seed, team, None)).outcome] += 1
-    assert outcomes == Counter({"defused": 120})
+    assert outcomes == Counter({"solved": 120})
 
 
 async def test_the_random_team_rarely_defuses(capsys: pytest.CaptureFixture[str]) -> None:
@@ -37,7 +37,7 @@ async def test_the_random_team_rarely_defuses(capsys: pytest.CaptureFixture[str]
         for v, seed in instances():
             s = await play(v, seed, Team("random", "random"), None, repeat=repeat)
             n[v.family] += 1
-            by_family[v.family] += s.outcome == "defused"
+            by_family[v.family] += s.outcome == "solved"
     rates = {f: by_family[f] / n[f] for f in n}
     print("random team success per family:", {f: f"{r:.0%}" for f, r in rates.items()})
     assert all(r < 0.5 for r in rates.values()) and sum(by_family.values()) > 0
@@ -69,7 +69,7 @@ async def test_a_model_suite_over_loopback_runs_and_is_reported(
     summaries = await suite(
         team, tmp_path, variant_ids=["base-1", "haystack-1"], instances=2, repeats=1, concurrency=2
     )
-    assert len(summaries) == 4 and {s.outcome for s in summaries} <= {"defused", "wrong_action"}
+    assert len(summaries) == 4 and {s.outcome for s in summaries} <= {"solved", "strikeout"}
     first = server.received[0]
     system = first["messages"][0]["content"]
     assert "You are **Deaf**" in system and "Hint:" in system and "👍 thumbs_up" in system
@@ -84,8 +84,8 @@ async def test_a_model_suite_over_loopback_runs_and_is_reported(
     referee = lines[-1]
     assert any(e["status"] == "bounced" and e["sender"] == "mute" for e in referee["log"])
     for s in summaries:
-        if s.outcome == "wrong_action":
-            assert s.failure_mode and "dead_channel" in s.failure_flags
+        if s.sanzaru and s.sanzaru.outcome == "wrong_action":
+            assert s.sanzaru.failure_mode and "dead_channel" in s.sanzaru.failure_flags
     again = await suite(
         team, tmp_path, variant_ids=["base-1", "haystack-1"], instances=2, repeats=1
     )
@@ -108,8 +108,9 @@ async def test_a_model_suite_over_loopback_runs_and_is_reported(
 async def test_solo_plays_with_every_view(server: FakeServer, tmp_path: Path) -> None:
     server.replies = [(200, completion('<calls>[{"call": "wait"}]</calls>'))] * 50
     config = PlayerConfig(model="vllm:stand-in", base_url=server.url, transport_retries=0)
-    s = await play(variant("carving-1"), 1, Team("model", "solo", config, solo=True), tmp_path)
-    assert s.outcome == "timed_out" and s.solo and s.hints == "none"
+    s = (await play(variant("carving-1"), 1, Team("model", "solo", config, solo=True),
+                    tmp_path)).sanzaru  # fmt: skip
+    assert s is not None and s.outcome == "timed_out" and s.solo and s.hints == "none"
     text = json.dumps(server.received[0])
     assert "BOMB MANUAL" in text and "PLATE engraved [unreadable]" in text and "by touch" in text
     system = server.received[0]["messages"][0]["content"]
