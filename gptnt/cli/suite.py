@@ -575,7 +575,8 @@ def suite_status(
         console.print(f"{run_dir}: fleet view unreadable; done {done}, parked {len(parked)}",
                       highlight=False)  # fmt: skip
     elif fleet is None:
-        console.print(f"{run_dir}: no fleet view (not run by `suite run`)", highlight=False)
+        console.print(f"{run_dir}: no fleet view (not run by `suite run`); done {done}, "
+                      f"parked {len(parked)}", highlight=False)  # fmt: skip
     else:
         age = time.time() - fleet.updated_at
         state = "running" if fleet.active and age < 30 else "not running"

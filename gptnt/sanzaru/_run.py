@@ -235,6 +235,7 @@ async def suite(
         return summary
 
     with RunLock(out):  # one writer per run directory (made here), as the main harness's runs
+        ledger.reconcile()  # a summary whose ledger line a killed run never wrote
         latest.update(ledger.latest())  # read under the lock: no other writer adds to it
         jobs = [one(v, i, r) for v in chosen for i in range(1, instances + 1)
                 for r in range(1, repeats + 1)]  # fmt: skip
