@@ -133,7 +133,7 @@ async def play(
     costs: list[float | None] = []
     turns: Counter[str] = Counter()
     error = None
-    interrupted = False
+    cancelled: asyncio.CancelledError | None = None
     from gptnt.players.faults import ProviderWatch
 
     providers = ProviderWatch()  # a provider that is down is the harness's failure, not the team's
@@ -155,15 +155,15 @@ async def play(
                 if episode.outcome is not None:
                     break
             episode.next_round()
-    except asyncio.CancelledError:  # the run was stopped: not a result, played again
-        interrupted = True
+    except asyncio.CancelledError as err:  # the run was stopped: not a result, played again
+        cancelled = err
     except ProviderDown as err:  # the main harness's words: ``crashed: provider …``
         error = f"provider: {err}"
     except Exception as err:  # a harness failure is recorded as crashed, not lost
         error = f"{type(err).__name__}: {err}"
     record(SanzaruReferee(episode_id=folder.name, log=episode.log, cuts=episode.cut_rounds))
     outcome: SanzaruRecorded = (
-        "interrupted" if interrupted
+        "interrupted" if cancelled
         else "crashed" if error or episode.outcome is None else episode.outcome
     )  # fmt: skip
     coded = code_loss(episode) if outcome in ("timed_out", "wrong_action") else None
@@ -181,15 +181,15 @@ async def play(
     summary = Summary(
         episode_id=folder.name, mission_id=v.id, mode="sync", attempt=attempt,
         outcome=SANZARU_OUTCOMES[outcome],
-        reason=error or ("interrupted by the user" if interrupted else result.ending or ""),
+        reason=error or ("interrupted by the user" if cancelled else result.ending or ""),
         turns=dict(turns), cost_usd=add_costs(costs) if team.kind == "model" else 0.0,
         sanzaru=result, started_at=started, ended_at=time.time(),
     )  # fmt: skip
     if out is not None and writer is not None:
         writer.finish(summary)
         Ledger(out).settle(key, summary)
-    if interrupted:
-        raise asyncio.CancelledError
+    if cancelled is not None:
+        raise cancelled
     return summary
 
 
