@@ -20,8 +20,10 @@ ACLs as in real-time KTANE play.
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import shutil
+import socket
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -38,6 +40,8 @@ from gptnt.records import (
     SANZARU_OUTCOMES,
     SUMMARY,
     EpisodeWriter,
+    FleetView,
+    InFlight,
     Ledger,
     LedgerEntry,
     RunInfo,
@@ -52,6 +56,7 @@ from gptnt.records import (
     episode_dir,
     harness,
     read_summary,
+    write_fleet,
     write_run_info,
 )
 from gptnt.sanzaru._bomb import Variant, generate, variant, variants
@@ -62,6 +67,7 @@ from gptnt.sanzaru._teams import Agent, Hints, ModelAgent, Turn, oracle_team, ra
 RUN_KIND = "sanzaru"
 """``run.json``'s ``kind`` for a SANZARU run."""
 TeamKind = Literal["oracle", "random", "model"]
+_FLEET_EVERY_S = 1.0  # wall seconds between rewrites of fleet.json while a suite runs
 
 
 class ProviderDown(Exception):
@@ -220,16 +226,24 @@ async def suite(
     ledger = Ledger(out)
     latest: dict[str, LedgerEntry] = {}
     gate = asyncio.Semaphore(concurrency)
+    keys = [(v, i, r, episode_key(v, i, r, team)) for v in chosen
+            for i in range(1, instances + 1) for r in range(1, repeats + 1)]  # fmt: skip
+    fleet = _Fleet(out, concurrency, [k for *_, k in keys])
 
-    async def one(v: Variant, i: int, r: int) -> Summary:
-        key = episode_key(v, i, r, team)
+    async def one(v: Variant, i: int, r: int, key: str) -> Summary:
         entry = latest.get(key)
         if entry is not None and entry.status == "finished":
             kept = read_summary(out / entry.episode_dir)
             if kept is not None and kept.sanzaru is not None:
+                fleet.ended(key)
                 return kept  # else its record is torn or gone: played again as a new attempt
         async with gate:
-            summary = await play(v, i, team, out, repeat=r, attempt=ledger.next_attempt(key))
+            attempt = ledger.next_attempt(key)
+            fleet.started(key, attempt)
+            try:
+                summary = await play(v, i, team, out, repeat=r, attempt=attempt)
+            finally:
+                fleet.ended(key)
         if on_done:
             on_done(summary)
         return summary
@@ -237,9 +251,49 @@ async def suite(
     with RunLock(out):  # one writer per run directory (made here), as the main harness's runs
         ledger.reconcile()  # a summary whose ledger line a killed run never wrote
         latest.update(ledger.latest())  # read under the lock: no other writer adds to it
-        jobs = [one(v, i, r) for v in chosen for i in range(1, instances + 1)
-                for r in range(1, repeats + 1)]  # fmt: skip
-        return list(await asyncio.gather(*jobs))
+        beat = asyncio.create_task(fleet.beat())
+        try:
+            return list(await asyncio.gather(*(one(*k) for k in keys)))
+        finally:
+            beat.cancel()
+            fleet.write(active=False)
+
+
+class _Fleet:
+    """The suite's ``fleet.json`` (``gptnt.records.FleetView``) for ``gptnt suite status``:
+    one in-process worker with ``slots`` episodes at once, rewritten every ``_FLEET_EVERY_S``
+    while the suite runs and once when it stops."""
+
+    def __init__(self, out: Path, slots: int, keys: list[str]) -> None:
+        self.out = out
+        self.slots = slots
+        self.episodes = len(keys)
+        self.queued = dict.fromkeys(keys)
+        self.flying: dict[str, InFlight] = {}
+
+    def started(self, key: str, attempt: int) -> None:
+        self.queued.pop(key, None)
+        self.flying[key] = InFlight(key=key, attempt=attempt, host=socket.gethostname(),
+                                    worker=f"sanzaru-{os.getpid()}", started_at=time.time())  # fmt: skip
+
+    def ended(self, key: str) -> None:
+        self.queued.pop(key, None)
+        self.flying.pop(key, None)
+
+    async def beat(self) -> None:
+        while True:
+            self.write(active=True)
+            await asyncio.sleep(_FLEET_EVERY_S)
+
+    def write(self, *, active: bool) -> None:
+        latest = Ledger(self.out).latest()
+        write_fleet(self.out, FleetView(
+            updated_at=time.time(), active=active, scheduler="local", workers=1,
+            slots=self.slots, episodes=self.episodes, queued=list(self.queued) if active else [],
+            in_flight=list(self.flying.values()) if active else [],
+            done=sum(e.status == "finished" for e in latest.values()),
+            parked=sum(e.status == "parked" for e in latest.values()),
+        ))  # fmt: skip
 
 
 def summaries_under(

@@ -191,3 +191,45 @@ def test_a_summary_whose_two_outcomes_disagree_is_refused() -> None:
     }  # fmt: skip
     with pytest.raises(ValueError, match="not SANZARU's 'timed_out'"):
         Summary.model_validate(data)
+
+
+async def test_suite_status_shows_a_sanzaru_suite_in_flight(tmp_path: Path) -> None:
+    """The suite keeps ``fleet.json`` as a KTANE suite does: a held model call keeps an episode
+    in flight while ``gptnt suite status`` is asked, then the stopped suite's view."""
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    from gptnt.players.cassette import loopback_async
+    from gptnt.records import read_fleet
+
+    release = asyncio.Event()
+    reply = completion('<calls>[{"call": "act", "op": "cut", "position": 1}]</calls>')
+
+    async def held(request: Request) -> JSONResponse:
+        await release.wait()
+        return JSONResponse(reply)
+
+    app_ = Starlette(routes=[Route("/v1/chat/completions", held, methods=["POST"])])
+    run = tmp_path / "run"
+    async with loopback_async(app_) as url:
+        config = PlayerConfig(model="vllm:held", base_url=f"{url}/v1", transport_retries=0)
+        task = asyncio.create_task(suite(Team("model", "held", config), run,
+                                         variant_ids=["base-1"], instances=3, repeats=1,
+                                         concurrency=2))  # fmt: skip
+        async with asyncio.timeout(60):  # the calls are held: the state lasts until released
+            while (view := read_fleet(run)) is None or len(view.in_flight) < 2:
+                await asyncio.sleep(0.05)
+        status = await asyncio.to_thread(CliRunner().invoke, app, ["suite", "status", str(run)])
+        assert status.exit_code == 0, status.output
+        assert "running" in status.output and "not running" not in status.output
+        assert "queued 1, in flight 2, done 0" in status.output
+        assert "base-1-i1-r1-held.weak.dmb" in status.output
+        release.set()
+        summaries = await task
+    assert len(summaries) == 3
+    view = read_fleet(run)
+    assert view is not None and not view.active and view.done == 3 and not view.in_flight
+    after = CliRunner().invoke(app, ["suite", "status", str(run)])
+    assert "not running" in after.output and "in flight 0, done 3, parked 0" in after.output
