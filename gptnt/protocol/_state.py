@@ -301,12 +301,21 @@ class BombState(WireModel):
     strikes: Annotated[list[str], BeforeValidator(_json_string)] = Field(default_factory=list)
 
     def to_wire(self) -> dict[str, Any]:
-        # Each module as its own kind writes it (Memory's numbers as strings), dumped once;
-        # ``modules`` keeps its place, before ``strikes`` (the last field).
-        data = self.model_dump(by_alias=True, mode="json", exclude={"modules"})
-        strikes = data.pop("strikes")
+        # Each widget and module as its own kind writes it (Memory's numbers as strings).
+        data = self.wire_parts()
+        data["widgets"] = [w.to_wire() for w in self.widgets]
         data["modules"] = [m.to_wire() for m in self.modules]
-        data["strikes"] = strikes
+        return data
+
+    def wire_parts(self) -> dict[str, Any]:
+        """``to_wire()``'s object, keys in the same order, with each widget and module left as
+        its model (its ``to_wire()`` is its object), for a writer that keeps a model's text."""
+        data = self.model_dump(
+            by_alias=True, mode="json", exclude={"widgets", "modules", "strikes"}
+        )
+        data["widgets"] = list(self.widgets)
+        data["modules"] = list(self.modules)
+        data["strikes"] = list(self.strikes)
         return data
 
     @property

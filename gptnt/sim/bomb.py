@@ -29,7 +29,6 @@ from gptnt.protocol import (
     KINDS,
     GameOutcome,
     ModuleKind,
-    ModuleState,
     TimerState,
     Widget,
     timer_text,
@@ -247,9 +246,6 @@ class Bomb:
             on_front=self.timer_slot.on_front,
             index=self.timer_slot.index,
         )
-
-    def module_states(self, focused: ModuleEngine | None = None) -> list[ModuleState]:
-        return [engine.export(self.now, in_focus=engine is focused) for engine in self.modules]
 
     def modules_on_face(self, on_front: bool) -> Sequence[ModuleEngine]:
         """The face's modules in bomb component order (the segmentation order)."""

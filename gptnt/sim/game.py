@@ -62,7 +62,14 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 import numpy as np
 
 from gptnt.errors import ConfigError, SimulatorError
-from gptnt.protocol import KINDS, MOD_STEP_TIMEOUT_MS, BombState, Lifecycle, MissionConfig
+from gptnt.protocol import (
+    KINDS,
+    MOD_STEP_TIMEOUT_MS,
+    BombState,
+    Lifecycle,
+    MissionConfig,
+    ModuleState,
+)
 from gptnt.rules import Hold, Press, Release, Step, oracle
 from gptnt.rules.ruleset import V1, Ruleset
 from gptnt.sim.bomb import Bomb, BombSpec
@@ -108,6 +115,17 @@ class FrameSet:
     mask: np.ndarray | None
 
 
+@dataclass(frozen=True)
+class _Kept:
+    """A module's ``/state`` entry, still its export for bomb times in [``since``, ``until``)
+    with the focus ``in_focus`` until anything changes the bomb (``Game._settle`` forgets it)."""
+
+    state: ModuleState
+    in_focus: bool
+    since: float
+    until: float
+
+
 @dataclass
 class _Mission:
     """Everything that lives from ``start_mission`` until the return to ``Setup``."""
@@ -128,6 +146,7 @@ class _Mission:
         default_factory=lambda: deque(maxlen=RING_SIZE)
     )  # captured scenes, rendered when asked for or before anything changes (``Game._settle``)
     deferred: bool = True  # no engine has time-driven behaviour: a scene can be rendered later
+    exports: dict[int, _Kept] = field(default_factory=dict)  # by module index, until ``_settle``
     magic_order: list[ModuleEngine] = field(default_factory=list)
     magic_history: dict[int, list[object]] = field(default_factory=dict)
     magic_plan: dict[int, _MagicPlan] = field(default_factory=dict)
@@ -325,7 +344,7 @@ class Game:
             bomb_side=mission.camera.side,
             timer_module=bomb.timer_state(),
             widgets=list(bomb.widgets),
-            modules=bomb.module_states(mission.camera.focused),
+            modules=[self._export(mission, i) for i in range(len(bomb.modules))],
             strikes=list(bomb.strikes),
         )
 
@@ -580,12 +599,28 @@ class Game:
             mission.ring[i] = self._compositor.render(item)
 
     def _settle(self, mission: _Mission) -> None:
-        """Render every frame still held as its captured scene. A scene names the bomb, not a
-        copy of it, so this runs before anything that changes what a frame shows (an input,
-        ``/solve``, ``/detonate``, a deferred camera move, the clock reaching zero): between
-        those, the bomb is a function of time only, and the scene's time is its own."""
+        """Render every frame still held as its captured scene, and forget the modules' kept
+        exports. A scene names the bomb, not a copy of it, so this runs before anything that
+        changes what a frame shows (an input, ``/solve``, ``/detonate``, a deferred camera
+        move, the clock reaching zero): between those, the bomb is a function of time only,
+        and the scene's time is its own."""
+        mission.exports.clear()
         for i in range(len(mission.ring)):
             self._render(mission, i)
+
+    def _export(self, mission: _Mission, i: int) -> ModuleState:
+        """Module ``i``'s ``/state`` entry now: its kept export while that still holds (the
+        same object, so a writer may keep its text), else a new one, kept if its bomb is a
+        function of time only from one ``_settle`` to the next (``_Mission.deferred``)."""
+        engine, t = mission.bomb.modules[i], mission.bomb.now
+        in_focus = engine is mission.camera.focused
+        kept = mission.exports.get(i)
+        if kept is not None and kept.in_focus == in_focus and kept.since <= t < kept.until:
+            return kept.state
+        state = engine.export(t, in_focus=in_focus)
+        if mission.deferred:
+            mission.exports[i] = _Kept(state, in_focus, t, engine.export_until(t))
+        return state
 
     def _target_at(
         self, mission: _Mission, x_pos: float | None, y_pos: float | None

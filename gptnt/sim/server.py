@@ -28,9 +28,11 @@ message; any other exception becomes a 500 whose body names it, and is logged.
 from __future__ import annotations
 
 import base64
+import functools
 import hmac
 import json
 import logging
+import math
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -44,7 +46,7 @@ from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from gptnt.errors import ConfigError, QueryError, QueryValueError, SimulatorError
-from gptnt.protocol import parse_float, parse_int
+from gptnt.protocol import WireModel, parse_float, parse_int
 from gptnt.protocol.client import EXTENSIONS_HEADER, FAST_FORWARD, TOKEN_HEADER
 
 if TYPE_CHECKING:
@@ -143,43 +145,95 @@ def _text(body: str) -> Reply:
 
 
 class IndentedJson:
-    """``json.dumps(document, indent=2)``, the same text, faster for documents that change
-    little between calls (``/state``: the widgets never, most modules rarely, the timer at
-    every step). The text of each object or list below the top level (each item of a
-    top-level list) is kept by its ``repr``, which is the same only for the same value (and
-    types: ``1``, ``1.0``, ``True`` and ``'1'`` differ); nested text is the value's own text
-    with every line break indented to its depth, as ``json`` writes it. At most ``size``
-    texts are kept (then the store starts afresh)."""
+    """``json.dumps(document, indent=2)``, the same text, faster for ``/state``, whose widgets
+    never change and whose modules rarely do. A value in the document may be a wire model
+    (``BombState.wire_parts``): it is written as its ``to_wire()`` object, and its text is
+    kept for that very model object (models are frozen, and the game hands out the same object
+    while a module's export stays the same), at most ``size`` texts (then the store starts
+    afresh). The rest is written afresh, by a writer for JSON's own types that does per value
+    what ``json``'s pure-Python encoder (which ``indent`` selects) does per document."""
 
     def __init__(self, size: int = 1024) -> None:
         self._size = size
-        self._texts: dict[tuple[int, str], str] = {}
+        self._texts: dict[tuple[int, int], tuple[WireModel, str]] = {}  # (id, depth): model, text
 
     def dumps(self, document: object) -> str:
-        if not isinstance(document, dict) or not document:
-            return json.dumps(document, indent=2)
-        members = (f"  {json.dumps(key)}: {self._member(value)}" for key, value in document.items())
-        return "{\n" + ",\n".join(members) + "\n}"
-
-    def _member(self, value: object) -> str:
-        if isinstance(value, list) and value:
-            return "[\n" + ",\n".join(f"    {self._text(item, 2)}" for item in value) + "\n  ]"
-        return self._text(value, 1)
+        return self._text(document, 0)
 
     def _text(self, value: object, depth: int) -> str:
-        if not isinstance(value, (dict, list)):
+        kind = type(value)  # the exact types first: a model's isinstance is slow
+        if kind is str:
             return json.dumps(value)
-        key = (depth, repr(value))
-        text = self._texts.get(key)
-        if text is None:
-            if len(self._texts) >= self._size:
-                self._texts.clear()
-            text = json.dumps(value, indent=2).replace("\n", "\n" + "  " * depth)
-            self._texts[key] = text
+        if kind in _SCALARS:
+            return _scalar(value)
+        if kind is dict:
+            return self._object(value, depth)  # type: ignore[arg-type]
+        if kind is list:
+            return self._array(value, depth)  # type: ignore[arg-type]
+        if isinstance(value, WireModel):
+            return self._model(value, depth)
+        if isinstance(value, dict):
+            return self._object(value, depth)
+        if isinstance(value, (list, tuple)):
+            return self._array(value, depth)
+        return _scalar(value)
+
+    def _object(self, value: dict[object, object], depth: int) -> str:
+        if not value:
+            return "{}"
+        pad = "\n" + "  " * (depth + 1)
+        members = (f"{pad}{_key(k)}: {self._text(v, depth + 1)}" for k, v in value.items())
+        return "{" + ",".join(members) + "\n" + "  " * depth + "}"
+
+    def _array(self, value: list[object] | tuple[object, ...], depth: int) -> str:
+        if not value:
+            return "[]"
+        pad = "\n" + "  " * (depth + 1)
+        items = (f"{pad}{self._text(item, depth + 1)}" for item in value)
+        return "[" + ",".join(items) + "\n" + "  " * depth + "]"
+
+    def _model(self, model: WireModel, depth: int) -> str:
+        key = (id(model), depth)
+        kept = self._texts.get(key)  # the model is kept too: its id is not reused meanwhile
+        if kept is not None and kept[0] is model:
+            return kept[1]
+        if len(self._texts) >= self._size:
+            self._texts.clear()
+        text = self._text(model.to_wire(), depth)
+        self._texts[key] = (model, text)
         return text
 
 
-_TEXTS = IndentedJson()  # shared by every server of the process: a text is its value's alone
+_SCALARS = frozenset({int, float, bool, type(None)})
+
+
+def _scalar(value: object) -> str:
+    """A number, boolean or null as ``json.dumps`` writes it (anything else: what it raises)."""
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, int):
+        return int.__repr__(value)
+    if isinstance(value, float):
+        if value != value:
+            return "NaN"
+        if value in (math.inf, -math.inf):
+            return "Infinity" if value > 0 else "-Infinity"
+        return float.__repr__(value)
+    return json.dumps(value)
+
+
+@functools.lru_cache(maxsize=256)
+def _key(key: object) -> str:
+    """An object key as ``json.dumps`` writes it (strings, and numbers, booleans and null as
+    their text)."""
+    return json.dumps(key if isinstance(key, str) else _scalar(key))
+
+
+_TEXTS = IndentedJson()  # shared by every server of the process: a text is its model's alone
 
 
 def _json(document: object) -> Reply:
@@ -298,7 +352,7 @@ _BRIEF: dict[str, Handler] = {
     "/settimescale": _set_time_scale,
     "/setstepunit": lambda game, query: _text(game.set_step_unit(_int_param(query, "value"))),
     "/timestep": lambda game, query: _text(game.timestep()),
-    "/state": lambda game, query: _json(game.state().to_wire()),
+    "/state": lambda game, query: _json(game.state().wire_parts()),
     "/modules": lambda game, query: _json(game.modules()),
     "/debug": lambda game, query: _text(game.debug()),
 }

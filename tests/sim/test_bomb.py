@@ -22,7 +22,7 @@ def _export(bomb: Bomb) -> BombState:
         max_strikes=bomb.spec.max_strikes,
         timer_module=bomb.timer_state(),
         widgets=bomb.widgets,
-        modules=bomb.module_states(),
+        modules=[engine.export(bomb.now, in_focus=False) for engine in bomb.modules],
         strikes=bomb.strikes,
     )
 

@@ -531,3 +531,34 @@ def test_a_frame_is_the_same_however_late_it_is_asked_for(change: str) -> None:
     assert len(first.frames) == len(second.frames) > 0
     for a, b in zip(first.frames, second.frames, strict=True):
         assert a.tobytes() == b.tobytes()
+
+
+@pytest.mark.parametrize("seed", [3, 8, 21])
+def test_the_state_kept_between_changes_is_what_the_modules_export_now(seed: int) -> None:
+    """``/state`` keeps each module's entry until something changes the bomb, or until the
+    entry's own time is up (a red LED goes out, a display emerges): over random play in short
+    and long steps, every module in every state equals the engine's export made afresh, and
+    entries are kept (the same object) where nothing changed."""
+    import random
+
+    game = _playing(_config(seed=seed, components=list(MODULE_KINDS)))
+    mission = game._mission
+    assert mission is not None
+    rng = random.Random(seed)
+    kept = 0
+    previous = game.state().modules
+    for _ in range(150):
+        if rng.random() < 0.5:
+            game.action("lottery")
+        else:
+            game.set_step_unit(rng.choice([100, 250, 700, 3000]))
+            game.timestep()
+        if game.health() != "LightsOn":
+            break
+        state = game.state()
+        bomb, focused = mission.bomb, mission.camera.focused
+        fresh = [m.export(bomb.now, in_focus=m is focused) for m in bomb.modules]
+        assert state.modules == fresh
+        kept += sum(now is before for now, before in zip(state.modules, previous))
+        previous = state.modules
+    assert kept > 0

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from gptnt.errors import SimulatorError
 from gptnt.protocol import BombState, Lifecycle, MissionConfig, decode_buffer, decode_png_buffer
 from gptnt.protocol.client import LifecycleWait
+from gptnt.sim.game import Game
 from gptnt.sim.server import (
     BRIEF_ROUTES,
     CORS_HEADERS,
@@ -439,8 +440,6 @@ async def test_old_buffer_is_base64_png_json(client: httpx.AsyncClient) -> None:
 @pytest.fixture
 async def sim() -> AsyncIterator[httpx.AsyncClient]:
     """The server over the real ``Game`` at a small size, reached in-process."""
-    from gptnt.sim.game import Game
-
     transport = httpx.ASGITransport(create_app(Game(width=160, height=120)))
     async with httpx.AsyncClient(transport=transport, base_url="http://sim") as http:
         yield http
@@ -595,8 +594,30 @@ _DOCUMENT = st.recursive(
 def test_indented_json_writes_what_json_dumps_writes_also_from_its_store(
     documents: list[object],
 ) -> None:
-    """The /state text is ``json.dumps(indent=2)``'s, byte for byte, the first time and when
-    parts come from the store (a small store, so that it also starts afresh)."""
+    """The /state writer writes any JSON document as ``json.dumps(indent=2)`` does, byte for
+    byte (numbers, the non-finite floats, escapes, nesting, empty containers)."""
     texts = IndentedJson(size=3)
     for document in [*documents, *documents]:
         assert texts.dumps(document) == json.dumps(document, indent=2)
+
+
+def test_indented_json_of_a_bomb_state_is_its_wire_json_also_from_its_store() -> None:
+    """Every module kind's entry as a kept model text: a played game's states, written from
+    their parts, are ``json.dumps(state.to_wire(), indent=2)``, the first time and when each
+    model's text comes from the store (a small store, so that it also starts afresh)."""
+    from gptnt.protocol import MODULE_KINDS
+
+    game = Game(transition_seconds=0.0, capture_frames=False)
+    game.fast_forward(Lifecycle.SETUP)
+    game.start_mission(MissionConfig(seed=5, time_limit=300, components=list(MODULE_KINDS)))
+    game.fast_forward(Lifecycle.LIGHTS_OFF)
+    game.fast_forward(Lifecycle.LIGHTS_ON)
+    texts = IndentedJson(size=7)
+    for _ in range(40):
+        state = game.state()
+        for _ in range(2):
+            assert texts.dumps(state.wire_parts()) == json.dumps(state.to_wire(), indent=2)
+        if game.health() != "LightsOn":
+            break
+        game.action("lottery")
+        game.timestep()

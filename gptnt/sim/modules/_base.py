@@ -6,6 +6,7 @@ simulator's clock drives every animation, so sync runs can advance time instantl
 
 from __future__ import annotations
 
+import math
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -93,6 +94,12 @@ class ModuleEngine(ABC):
     @abstractmethod
     def export(self, t: float, *, in_focus: bool) -> ModuleState:
         """The module's ``/state`` entry at game time ``t``."""
+
+    def export_until(self, t: float) -> float:
+        """The game time up to which (exclusive) ``export`` stays what it is at ``t`` while no
+        input arrives. An engine whose export reads ``t`` says when it next changes by itself;
+        the others never do."""
+        return math.inf
 
     # ---- helpers for subclasses
 

@@ -10,6 +10,7 @@ button is right, what is drawn, and what a pass or a strike does besides.
 
 from __future__ import annotations
 
+import math
 import random
 from abc import abstractmethod
 from typing import ClassVar
@@ -64,6 +65,9 @@ class StagedEngine(ModuleEngine):
 
     def emerging(self, t: float) -> bool:
         return t < self.emerged_at
+
+    def export_until(self, t: float) -> float:
+        return self.emerged_at if self.emerging(t) else math.inf  # the display shows again
 
     def press(self, element: str, t: float) -> None:
         if element not in self.button_ids:

@@ -7,6 +7,7 @@ key that is already down does nothing.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 
@@ -84,6 +85,9 @@ class KeypadEngine(ModuleEngine):
         if t < self.red_until.get(key, float("-inf")):
             return "red"
         return None
+
+    def export_until(self, t: float) -> float:
+        return min((end for end in self.red_until.values() if end > t), default=math.inf)
 
     def export(self, t: float, *, in_focus: bool) -> KeypadModule:
         keys = [KeypadKey(symbol=s, color=self.led(i, t)) for i, s in enumerate(self.symbols)]

@@ -13,6 +13,7 @@ Mechanics (docs/mechanics-audit.md, Wire Sequence):
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from typing import ClassVar
@@ -91,6 +92,9 @@ class WireSequenceEngine(ModuleEngine):
 
     def emerging(self, t: float) -> bool:
         return t < self.moving_until
+
+    def export_until(self, t: float) -> float:
+        return self.moving_until if self.emerging(t) else math.inf  # the panel has emerged
 
     # ---- input
 
