@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -60,7 +61,8 @@ TURN_COLUMNS: tuple[tuple[str, ColumnType], ...] = (
     ("errors", "string"), ("frames", "int"), ("shown_images", "int"), ("tokens_input", "int"),
     ("tokens_output", "int"), ("tokens_cache_read", "int"), ("tokens_cache_write", "int"),
     ("cost_usd", "float"), ("latency_s", "float"), ("game_time", "float"),
-    ("dispatch_game_time", "float"), ("restored", "bool"), ("raw_output", "string"),
+    ("dispatch_game_time", "float"), ("restored", "bool"), ("round", "int"),
+    ("raw_output", "string"),
 )  # fmt: skip
 
 
@@ -92,7 +94,8 @@ def episode_row(e: RecordedEpisode) -> dict[str, object]:
         "attempts": e.attempts, "status": e.status, "scored": e.scored,
         "mission_id": e.mission_id, "mode": e.recorded_mode, "pairing": e.pairing,
         "rule_seed": e.rule_seed, "suite": c.suite if c else None, "repeat": e.repeat,
-        "seed": c.seed if c else None, "solo": c.solo if c else e.player("expert") is None,
+        "seed": c.seed if c else None,
+        "solo": c.solo if c else e.sanzaru.solo if e.sanzaru else e.player("expert") is None,
         "no_manual": c.no_manual if c else None, "manual": e.manual_source,
         "manual_read": e.manual_read,
         "time_factor": c.time_factor if c else 1.0, "clock": c.clock if c else "wall",
@@ -115,7 +118,7 @@ def episode_row(e: RecordedEpisode) -> dict[str, object]:
         "tokens_output": sum(t.tokens.output for t in e.turns),
         "tokens_cache_read": sum(t.tokens.cache_read for t in e.turns),
         "tokens_cache_write": sum(t.tokens.cache_write for t in e.turns),
-        "cost_usd": add_costs(t.cost_usd for t in e.turns),
+        "cost_usd": s.cost_usd if s and s.sanzaru else add_costs(t.cost_usd for t in e.turns),
         "started_at": s.started_at if s else (e.started.at if e.started else None),
         "ended_at": s.ended_at if s else (e.ended.at if e.ended else None),
     }  # fmt: skip
@@ -140,8 +143,30 @@ def turn_row(e: RecordedEpisode, t: TurnEvent) -> dict[str, object]:
         "tokens_cache_read": t.tokens.cache_read, "tokens_cache_write": t.tokens.cache_write,
         "cost_usd": t.cost_usd, "latency_s": t.latency_s, "game_time": t.game_time,
         "dispatch_game_time": t.dispatch_game_time, "restored": t.restored,
-        "raw_output": t.raw_output,
+        "round": None, "raw_output": t.raw_output,
     }  # fmt: skip
+
+
+def sanzaru_turn_rows(e: RecordedEpisode) -> Iterator[dict[str, object]]:
+    """A SANZARU episode's agent turns in the ``turns`` columns: the seat as ``role``, the
+    team as ``player``, ``turn`` counted per seat, its ``round``, the calls' names as
+    ``action_name``; the KTANE-only columns (clock, marks, tokens) empty."""
+    per_role: Counter[str] = Counter()
+    team = e.sanzaru.label() if e.sanzaru else None
+    for t in e.sanzaru_turns:
+        row: dict[str, object] = dict.fromkeys(c for c, _ in TURN_COLUMNS)
+        row.update({
+            "run": e.run, "episode_id": e.episode_id, "mission_id": e.mission_id,
+            "mode": e.recorded_mode, "rule_seed": e.rule_seed, "time_factor": 1.0,
+            "role": t.role, "player": team, "turn": per_role[t.role], "round": t.round,
+            "action_name": ",".join(str(c.get("call", "?")) for c in t.calls),
+            "received": len(t.delivered), "warnings": "[]",
+            "errors": json.dumps([t.failure] if t.failure else []),
+            "cost_usd": t.cost_usd, "latency_s": t.latency_s, "restored": False,
+            "raw_output": t.raw,
+        })  # fmt: skip
+        per_role[t.role] += 1
+        yield row
 
 
 def export(runs: Sequence[Run], out: Path, fmt: Format) -> dict[str, Path]:
@@ -149,9 +174,11 @@ def export(runs: Sequence[Run], out: Path, fmt: Format) -> dict[str, Path]:
     if fmt not in FORMATS:
         raise ConfigError(f"--format {fmt!r}: use one of {', '.join(FORMATS)}")
     episodes = [e for r in runs for e in r.episodes]
+    turns = [turn_row(e, t) for e in episodes for t in e.turns]
+    turns += [row for e in episodes for row in sanzaru_turn_rows(e)]
     tables = {
         "episodes": (EPISODE_COLUMNS, [episode_row(e) for e in episodes]),
-        "turns": (TURN_COLUMNS, [turn_row(e, t) for e in episodes for t in e.turns]),
+        "turns": (TURN_COLUMNS, turns),
     }
     out.mkdir(parents=True, exist_ok=True)
     written = {}

@@ -148,6 +148,12 @@ async def test_report_export_viewer_and_status_read_a_sanzaru_run(tmp_path: Path
     assert row["mission_id"] == "base-1" and row["mode"] == "sync" and row["outcome"] == "solved"
     assert row["scored"] == "True" and row["repeat"] == "1" and row["schema_version"] == "6"
     assert row["pairing"] == "SANZARU oracle" and row["time_limit_s"] == ""
+    assert row["solo"] == "False" and row["cost_usd"] == "0.0"
+    with (exported / "turns.csv").open() as f:
+        mine = [r for r in csv.DictReader(f) if r["episode_id"] == key]
+    assert len(mine) == len(turns)
+    assert [(r["role"], r["round"]) for r in mine] == [(t.role, str(t.round)) for t in turns]
+    assert mine[0]["player"] == "oracle" and mine[0]["turn"] == "0" and mine[0]["action_name"]
 
     status = runner.invoke(app, ["suite", "status", str(run)])
     assert status.exit_code == 0, status.output
