@@ -86,7 +86,7 @@ class Picture:
     """
 
     draw: Callable[[], np.ndarray]  # composes ``image`` (from values read at render time)
-    ids: np.ndarray  # (H, W) uint8, 0 = nothing
+    draw_ids: Callable[[], np.ndarray]  # composes ``ids`` (likewise)
     targets: tuple[object, ...]
     objects: tuple[int, tuple[int, ...]] | None = None
 
@@ -94,6 +94,12 @@ class Picture:
     def image(self) -> np.ndarray:
         """The RGB frame, (H, W, 3) uint8, top-down; composed on first use."""
         return self.draw()
+
+    @functools.cached_property
+    def ids(self) -> np.ndarray:
+        """(H, W) uint8 target ids, 0 = nothing; composed on first use (most captured frames
+        are never hit-tested nor masked)."""
+        return self.draw_ids()
 
     def hit(self, x: int, y: int) -> object | None:
         """The target under pixel (x, y), or None."""
@@ -191,7 +197,8 @@ class Compositor:
     def _face(self, scene: Scene, on_front: bool) -> Picture:
         """Everything the face's picture depends on is read now (module pictures from their
         cache, LEDs, texts, the highlighted slot); the pixels are composed only when
-        ``Picture.image`` is first asked for (most captured frames never are)."""
+        ``Picture.image`` is first asked for (most captured frames never are), and the ids when
+        ``Picture.ids`` is."""
         bomb, layout, focused = scene.bomb, self.layout, scene.focused
         modules = bomb.modules_on_face(on_front)
         timer_here = bomb.timer_slot.on_front == on_front
@@ -201,11 +208,13 @@ class Compositor:
             ("face", on_front, placement),
             lambda: self._face_layer(bomb, on_front, placement),
         )
-        ids = (
-            self._static_layer(("face-ids", on_front), lambda: self._face_ids(modules, placement))
-            if focused is None
-            else np.zeros(base.shape[:2], np.uint8)
-        )
+        if focused is None:
+            layer = self._static_layer(
+                ("face-ids", on_front), lambda: self._face_ids(modules, placement)
+            )
+            draw_ids: Callable[[], np.ndarray] = functools.partial(_same, layer)
+        else:
+            draw_ids = functools.partial(np.zeros, base.shape[:2], np.uint8)
         parts: list[_Part] = []
         for engine in modules:
             box = layout.slot_box(engine.slot.index, placement)
@@ -213,7 +222,7 @@ class Compositor:
             cover = None if engine is focused else _cover(engine, box)
             parts.append((image, box, led_colour(engine, scene.t), cover))
             if engine is focused:
-                paste(ids, small_ids, box[:2])
+                draw_ids = functools.partial(_zoomed_ids, base.shape[:2], small_ids, box[:2])
         timer = None
         if timer_slot is not None:
             timer = (
@@ -231,8 +240,8 @@ class Compositor:
         room = (layout.width, layout.height, clock_text(bomb, scene.t), layout.casing(placement))
         draw = functools.partial(_compose_face, base, tuple(parts), timer, room, highlight)
         if focused is None:
-            return Picture(draw, ids, tuple(modules))
-        return Picture(draw, ids, tuple(focused.elements()), focused.mask_objects())
+            return Picture(draw, draw_ids, tuple(modules))
+        return Picture(draw, draw_ids, tuple(focused.elements()), focused.mask_objects())
 
     def _face_ids(self, modules: Sequence[ModuleEngine], placement: Placement) -> np.ndarray:
         """Zoomed out: module k + 1 over its slot and over any cover sticking out of it (covers
@@ -278,7 +287,7 @@ class Compositor:
         base = self._static_layer(
             ("side", edge), lambda: side_view(self.layout, edge, bomb.widgets, bomb.widget_spots)
         )
-        return Picture(base.copy, np.zeros(base.shape[:2], np.uint8), ())
+        return Picture(base.copy, functools.partial(np.zeros, base.shape[:2], np.uint8), ())
 
     # ---------------------------------------------------------------- caches
 
@@ -348,6 +357,17 @@ def _behind_bomb(frame: np.ndarray, picture: np.ndarray, box: Box, casing: Box) 
     if s is not None:
         region, keep = frame[s[0], s[1]], visible[s[2], s[3]]
         region[keep] = picture[s[2], s[3]][keep]
+
+
+def _same(layer: np.ndarray) -> np.ndarray:
+    return layer
+
+
+def _zoomed_ids(shape: tuple[int, ...], small_ids: np.ndarray, at: tuple[int, int]) -> np.ndarray:
+    """Zoomed in: the focused module's ids placed at ``at`` (x, y) on an empty frame."""
+    ids = np.zeros(shape, np.uint8)
+    paste(ids, small_ids, at)
+    return ids
 
 
 def _cover(engine: ModuleEngine, box: Box) -> tuple[np.ndarray, tuple[int, int]] | None:
