@@ -69,6 +69,13 @@ def _slot_box(layout: FaceLayout, index: int, placement: Placement) -> Box:
     return placement.box(u, v, layout.framing.module / 2)
 
 
+@functools.lru_cache(maxsize=1024)
+def _placement(layout: FaceLayout, slot: int | None, timer_slot: int | None) -> Placement:
+    """``FaceLayout.placement``, computed once per layout, zoom and timer slot (every
+    captured frame asks for the same one)."""
+    return layout.zoomed_out if slot is None else layout.zoomed_in(slot, timer_slot)
+
+
 def slot_centre(index: int, framing: Framing = FRAMING) -> tuple[float, float]:
     """Slot ``index``'s centre in face units (row-major, 3 per row, as seen on that face)."""
     col, row = index % 3, index // 3
@@ -101,7 +108,7 @@ class FaceLayout:
         return Placement(scale, cx, cy)
 
     def placement(self, slot: int | None, timer_slot: int | None = None) -> Placement:
-        return self.zoomed_out if slot is None else self.zoomed_in(slot, timer_slot)
+        return _placement(self, slot, timer_slot)
 
     def slot_box(self, index: int, placement: Placement | None = None) -> Box:
         """The square of slot ``index`` (zoomed out unless a placement is given)."""
