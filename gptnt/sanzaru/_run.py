@@ -120,12 +120,22 @@ def episode_key(v: Variant, instance: int, repeat: int, team: Team) -> str:
 
 
 async def play(
-    v: Variant, instance: int, team: Team, out: Path | None, *, repeat: int = 1, attempt: int = 1
+    v: Variant,
+    instance: int,
+    team: Team,
+    out: Path | None,
+    *,
+    repeat: int = 1,
+    attempt: int | None = None,
 ) -> Summary:
-    """Play one episode; records under ``out`` (a run directory) when given. A cancelled
-    episode (the run interrupted) is recorded as ``interrupted``, then the cancel goes on."""
+    """Play one episode; records under ``out`` (a run directory) when given, as ``attempt``
+    (``None``: the next of its key in ``out``'s ledger, reconciled first with the summaries).
+    A cancelled episode (the run interrupted) is recorded as ``interrupted``, then the cancel
+    goes on."""
     episode = Referee(generate(v, instance), solo=team.solo, order=team.order)
     key = episode_key(v, instance, repeat, team)
+    if attempt is None:
+        attempt = 1 if out is None else _next_attempt(Ledger(out), key)
     folder = episode_dir(out or Path(), key, attempt)
     seed = f"{v.id}-i{instance}-r{repeat}"  # the random team's draws do not depend on its name
     agents = team.agents(episode, seed)
@@ -197,6 +207,11 @@ async def play(
     if cancelled is not None:
         raise cancelled
     return summary
+
+
+def _next_attempt(ledger: Ledger, key: str) -> int:
+    ledger.reconcile()  # a summary whose line a killed run never wrote is an attempt too
+    return ledger.next_attempt(key)
 
 
 def _writer(out: Path, folder: Path) -> EpisodeWriter:

@@ -176,6 +176,21 @@ def test_a_summary_of_the_format_before_still_reads(tmp_path: Path) -> None:
         "candidates": [], "heuristic_mode": None, "cost_usd": None, "error": None,
         "started_at": 10.0, "ended_at": 12.0,
     }))  # fmt: skip
+    harness = {"version": "0.9", "commit": None, "dirty": False}
+    (folder / "events.jsonl").write_text("\n".join(json.dumps(e) for e in (
+        {"kind": "sanzaru_started", "schema_version": 2, "episode_id": key, "attempt": 1,
+         "variant": "base-1", "instance": 1, "repeat": 1, "team": "oracle", "hints": "weak",
+         "solo": False, "thinking": None, "order": ["deaf", "mute", "blind"],
+         "harness": harness, "settings": None, "at": 10.0},
+        {"kind": "sanzaru_turn", "episode_id": key, "round": 1, "role": "deaf", "view": "v",
+         "delivered": [], "raw": None, "calls": [{"call": "wait"}]},
+        {"kind": "sanzaru_referee", "episode_id": key, "log": [], "cuts": []},
+    )) + "\n")  # fmt: skip
+    assert [e.kind for e in read_events(folder)] == [
+        "sanzaru_started",
+        "sanzaru_turn",
+        "sanzaru_referee",
+    ]
     assert Ledger(tmp_path).rebuild() == 1
     (entry,) = Ledger(tmp_path).entries()
     assert (entry.episode_key, entry.status, entry.outcome) == (key, "finished", "strikeout")
@@ -185,6 +200,23 @@ def test_a_summary_of_the_format_before_still_reads(tmp_path: Path) -> None:
     assert s.sanzaru.outcome == "wrong_action" and s.reason == "wrong_action"
     shown = CliRunner().invoke(app, ["sanzaru", "report", str(tmp_path)])
     assert shown.exit_code == 0, shown.output
+    viewed = CliRunner().invoke(app, ["report", str(tmp_path), "--out", str(tmp_path.parent / "r")])
+    assert viewed.exit_code == 0, viewed.output
+    page = (tmp_path.parent / "r" / "episodes" / tmp_path.name / f"{key}-a1.html").read_text()
+    assert 'data-turns="1"' in page and "failure wrong_answer" in page
+
+
+def test_sanzaru_run_twice_is_two_attempts(tmp_path: Path) -> None:
+    """``gptnt sanzaru run`` into a run directory plays the key's next attempt: the first
+    attempt's records are kept, and the ledger has one line per attempt."""
+    for _ in range(2):
+        result = CliRunner().invoke(app, ["sanzaru", "run", "base-1", "--out", str(tmp_path)])
+        assert result.exit_code == 0, result.output
+    key = "base-1-i1-r1-oracle.weak.dmb"
+    assert [(e.episode_key, e.attempt) for e in Ledger(tmp_path).entries()] == [(key, 1), (key, 2)]
+    for n in (1, 2):
+        s = read_summary(tmp_path / "episodes" / f"{key}-a{n}")
+        assert s is not None and s.attempt == n and s.outcome == "solved"
 
 
 def test_a_summary_whose_two_outcomes_disagree_is_refused() -> None:
