@@ -25,9 +25,18 @@ from pydantic import TypeAdapter
 
 from gptnt.bounded import Tally, read_json, read_jsonl
 from gptnt.errors import UnreadableError
-from gptnt.records._schema import Event, StoredMessage, Summary, TurnEvent
+from gptnt.records._schema import (
+    Event,
+    SanzaruReferee,
+    SanzaruStarted,
+    SanzaruTurn,
+    StoredMessage,
+    Summary,
+    TurnEvent,
+)
 
 _EVENT = TypeAdapter(Event)
+_SANZARU = (SanzaruStarted, SanzaruTurn, SanzaruReferee)
 
 EVENTS = "events.jsonl"
 SUMMARY = "summary.json"
@@ -190,13 +199,16 @@ def read_events(episode_dir: Path, *, tally: Tally | None = None) -> Iterator[Ev
     event, over ``MAX_LINE_BYTES``) is skipped and counted in ``tally``; a torn last line, the
     one in flight when the writer died, is skipped silently.
 
-    Version 1 lines carry no ``episode_id`` except the first: it is filled in from the
-    directory name, which is what the writer stamps.
+    Version 1 lines carry no ``episode_id`` except the first, and SANZARU's lines of the format
+    before version 6 carry the episode key (the directory's name without ``-a<attempt>``): both
+    are given the directory name, which is what the writer stamps.
     """
+    old_sanzaru = episode_dir.name.rpartition("-a")[0]
     for event in read_jsonl(
         episode_dir / EVENTS, _EVENT.validate_json, tally=Tally() if tally is None else tally
     ):
-        if not event.episode_id:
+        if not event.episode_id or (isinstance(event, _SANZARU)
+                                    and event.episode_id == old_sanzaru):  # fmt: skip
             event = event.model_copy(update={"episode_id": episode_dir.name})
         yield event
 

@@ -186,11 +186,9 @@ def test_a_summary_of_the_format_before_still_reads(tmp_path: Path) -> None:
          "delivered": [], "raw": None, "calls": [{"call": "wait"}]},
         {"kind": "sanzaru_referee", "episode_id": key, "log": [], "cuts": []},
     )) + "\n")  # fmt: skip
-    assert [e.kind for e in read_events(folder)] == [
-        "sanzaru_started",
-        "sanzaru_turn",
-        "sanzaru_referee",
-    ]
+    events = list(read_events(folder))
+    assert [e.kind for e in events] == ["sanzaru_started", "sanzaru_turn", "sanzaru_referee"]
+    assert {e.episode_id for e in events} == {folder.name}  # the key restamped as the id
     assert Ledger(tmp_path).rebuild() == 1
     (entry,) = Ledger(tmp_path).entries()
     assert (entry.episode_key, entry.status, entry.outcome) == (key, "finished", "strikeout")
