@@ -10,6 +10,7 @@ carries it to the game or the partner.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -19,7 +20,7 @@ from gptnt.players.actions import Action, Interaction
 from gptnt.players.backends import CallRecord
 from gptnt.players.conversation import Attachment, ChatRequest
 from gptnt.players.feedback import Issue
-from gptnt.protocol import BombState, Mode, ModuleKind, Role
+from gptnt.protocol import BombState, Mode, ModuleKind, Role, decode_png
 from gptnt.vision import SetOfMarks
 
 __all__ = ["Decision", "Observation", "Policy", "TurnInput"]
@@ -29,12 +30,18 @@ __all__ = ["Decision", "Observation", "Policy", "TurnInput"]
 class Observation:
     """What the Defuser is shown this turn. ``state`` is privileged: only oracles may read it."""
 
-    frames: list[np.ndarray]  # H×W×3 uint8, oldest first (usually just the newest)
+    pngs: tuple[bytes, ...]  # the frames as sent (PNG), oldest first (usually just the newest)
     marks: SetOfMarks | None
     """Letters on the newest frame, from the segmentation mask (only for a set-of-marks player)."""
     state: BombState | None = None
     kind: ModuleKind | None = None
     """The module zoomed into (``None``: the bomb from outside), whether or not marks are built."""
+
+    @functools.cached_property
+    def frames(self) -> list[np.ndarray]:
+        """The frames, H×W×3 uint8, oldest first: decoded when first read (a policy that reads
+        no pixels never pays for it)."""
+        return [decode_png(png) for png in self.pngs]
 
 
 @dataclass(frozen=True)

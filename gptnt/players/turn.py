@@ -22,8 +22,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 from gptnt.players.actions import InteractGame, MarkLocation, SendMessage, to_game_action
 from gptnt.players.backends import CallRecord
 from gptnt.players.clock import TOKENS_FIRST_TOKEN_S, TOKENS_SECONDS_PER_TOKEN, VirtualClock
@@ -241,16 +239,15 @@ def _look(sight: Sight, player: Player) -> tuple[Observation, list[str], str | N
     # Stored without an fsync: the episode's writer makes them durable at its finish.
     hashes = [store_png(player.episode_dir, png, durable=False) for png in sight.frames]
     mask_hash = store_png(player.episode_dir, sight.mask, durable=False) if sight.mask else None
-    frames = [decode_png(png) for png in sight.frames]
     kind, marks = None, None
     if sight.mask is not None and mask_hash is not None:
         focused = sight.state.focused if sight.state else None
         kind = focused.name if focused else None
         if player.policy.interaction.method == "set-of-marks":  # a coordinates player has none
-            frame = (hashes[-1], frames[-1]) if frames else None
+            frame = (hashes[-1], sight.frames[-1]) if sight.frames else None
             marks = _marks((mask_hash, sight.mask), frame, kind)
     privileged = sight.state if player.policy.privileged else None
-    return Observation(frames, marks, privileged, kind), hashes, mask_hash
+    return Observation(tuple(sight.frames), marks, privileged, kind), hashes, mask_hash
 
 
 _MARKS_KEPT = 256
@@ -258,17 +255,17 @@ _marks_seen: OrderedDict[tuple[str, str | None, str | None], SetOfMarks] = Order
 
 
 def _marks(
-    mask: tuple[str, bytes], frame: tuple[str, np.ndarray] | None, kind: ModuleKind | None
+    mask: tuple[str, bytes], frame: tuple[str, bytes] | None, kind: ModuleKind | None
 ) -> SetOfMarks:
-    """The set of marks of a mask and frame (each given with its content hash) zoomed into
-    ``kind``: built once per distinct picture and kept (the views of one bomb repeat all the
-    time, and a set of marks depends on nothing else)."""
+    """The set of marks of a mask and frame (PNGs, each given with its content hash) zoomed
+    into ``kind``: built once per distinct picture and kept (the views of one bomb repeat all
+    the time, and a set of marks depends on nothing else); the PNGs are decoded only then."""
     key = (mask[0], frame[0] if frame else None, kind)
     marks = _marks_seen.get(key)
     if marks is not None:
         _marks_seen.move_to_end(key)
         return marks
-    marks = build_marks(decode_png(mask[1]), frame[1] if frame else None, kind)
+    marks = build_marks(decode_png(mask[1]), decode_png(frame[1]) if frame else None, kind)
     _marks_seen[key] = marks
     if len(_marks_seen) > _MARKS_KEPT:
         _marks_seen.popitem(last=False)
