@@ -101,8 +101,17 @@ def main() -> None:
         if hasattr(err, "format_message") and hasattr(err, "exit_code"):
             ctx = getattr(err, "ctx", None)
             where = f"; see `{ctx.command_path} --help`" if ctx is not None else ""
-            typer.echo(f"error: {err.format_message().rstrip('.')}{where}", err=True)
+            message = err.format_message().rstrip(".") or _missing_command(ctx)
+            typer.echo(f"error: {message}{where}", err=True)
             sys.exit(ExitCode.BAD_INPUT)
         raise
     # Without standalone mode click returns a command's ``typer.Exit`` code instead of exiting.
     sys.exit(code if isinstance(code, int) else ExitCode.OK)
+
+
+def _missing_command(ctx: object) -> str:
+    """The line for a command group given no command (click's usage error for it is empty)."""
+    group = getattr(ctx, "command", None)
+    names = sorted(getattr(group, "commands", {}))
+    path = getattr(ctx, "command_path", "gptnt")
+    return f"`{path}` needs a command: one of {', '.join(names)}" if names else "give a command"

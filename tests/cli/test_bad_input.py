@@ -435,6 +435,44 @@ def test_replay_is_checked_before_anything_starts(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["episodes"]  # no ledger, no branch
 
 
+def _groups(command: object, path: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
+    """Every command group of the CLI (``gptnt`` itself included), as its words."""
+    commands = getattr(command, "commands", None)
+    if commands is None:
+        return
+    yield path
+    for name, sub in sorted(commands.items()):
+        yield from _groups(sub, (*path, name))
+
+
+def test_a_group_given_no_command_names_its_commands() -> None:
+    """Click's usage error for a bare group has no message (it was ``error: ; see …``)."""
+    if not GPTNT.exists():
+        pytest.skip(f"console script {GPTNT} not installed")
+    import typer
+
+    from gptnt.cli import app
+
+    root = typer.main.get_command(app)
+    groups = list(_groups(root))
+    assert len(groups) > 3  # gptnt, suite, missions, sim, …
+    with ThreadPoolExecutor(4) as pool:
+        done = list(pool.map(lambda words: subprocess.run(
+            [str(GPTNT), *words], capture_output=True, text=True, timeout=60, check=False,
+        ), groups))  # fmt: skip
+    for words, result in zip(groups, done, strict=True):
+        lines = result.stderr.strip().splitlines()
+        assert result.returncode == 2 and len(lines) == 1, (words, result.stderr)
+        group = root
+        for word in words:
+            group = group.commands[word]  # type: ignore[attr-defined]
+        path = " ".join(("gptnt", *words))
+        assert lines[0] == (
+            f"error: `{path}` needs a command: one of {', '.join(sorted(group.commands))}; "  # type: ignore[attr-defined]
+            f"see `{path} --help`"
+        )
+
+
 # Result streams (issue 22, items 4 and 7): what a game host ships back is outside bytes too.
 # Each row is a suite whose one attempt is played by a rogue worker (``rogue_results.py``)
 # that ships its records malformed as the row says; the suite refuses the result whole,
