@@ -46,6 +46,9 @@ HEADER_SIZE = _HEADER.size  # 13
 PNG_MAGIC = b"GPTNTPNG"
 _PNG_HEAD = struct.Struct("<?I")  # has_mask, count
 _PNG_LEN = struct.Struct("<I")
+MAX_FRAME_PIXELS = 4096 * 4096
+"""The largest image a frame or mask may be (a 4K screen is 3840 × 2160): a PNG's header says
+its size before a byte is inflated, and a few KB of PNG can claim gigabytes of pixels."""
 
 
 @dataclass(frozen=True)
@@ -248,18 +251,33 @@ def _png_chunk(kind: bytes, data: bytes) -> bytes:
 def decode_png(data: bytes) -> np.ndarray:
     """PNG bytes → top-down (H, W, 3) uint8 array. Our own PNGs (one IDAT of unfiltered RGB
     rows, as ``encode_png`` writes) are read with zlib alone; any other PNG through PIL."""
+    if data.startswith(PNG_SIGNATURE) and len(data) >= 24:
+        _check_pixels(*struct.unpack(">II", data[16:24]))
     fast = _decode_unfiltered(data)
     if fast is not None:
         return fast
     from PIL import Image, UnidentifiedImageError
 
     try:
-        with Image.open(io.BytesIO(data)) as image:
+        with Image.open(io.BytesIO(data), formats=["PNG"]) as image:
+            _check_pixels(*image.size)
             return np.asarray(image.convert("RGB"))
-    except (UnidentifiedImageError, OSError) as err:
+    except FrameBufferError:
+        raise
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError, struct.error,
+            Image.DecompressionBombError) as err:  # fmt: skip
         raise FrameBufferError(
             f"/buffer?format=png: bad PNG image: {err}", route="/buffer"
         ) from err
+
+
+def _check_pixels(width: int, height: int) -> None:
+    if width * height > MAX_FRAME_PIXELS:
+        raise FrameBufferError(
+            f"/buffer?format=png: a {width} × {height} image is over the {MAX_FRAME_PIXELS} "
+            "pixels a frame may have",
+            route="/buffer",
+        )
 
 
 def _decode_unfiltered(data: bytes) -> np.ndarray | None:
@@ -274,11 +292,12 @@ def _decode_unfiltered(data: bytes) -> np.ndarray | None:
     start = ihdr_end + 8
     if data[start + length + 4 :] != _png_chunk(b"IEND", b""):
         return None
-    try:
-        raw = zlib.decompress(data[start : start + length])
+    expected = height * (width * 3 + 1)
+    try:  # never inflated past the size the header gave
+        raw = zlib.decompressobj().decompress(data[start : start + length], expected + 1)
     except zlib.error:
         return None
-    if len(raw) != height * (width * 3 + 1):
+    if len(raw) != expected:
         return None
     rows = np.frombuffer(raw, np.uint8).reshape(height, width * 3 + 1)
     if rows[:, 0].any():  # some row uses a filter: not one of ours

@@ -77,6 +77,11 @@ DEFAULT_DEADLINES: dict[str, float] = {
     "/fastforward": 30.0,
 }
 FALLBACK_DEADLINE = 30.0
+MAX_BODY_BYTES = 16 * 1024 * 1024
+"""The most any route but ``/buffer`` may answer (a bomb state is a few KB)."""
+MAX_BUFFER_BYTES = 512 * 1024 * 1024
+"""The most ``/buffer`` may answer: a ring of 16 raw 4K frames and a mask (the shipped mod
+sends raw RGB) is 421 MB."""
 _EXCERPT = 200
 # Bodies the shipped mod sends with HTTP 200 when it failed (docs/protocol.md §1.2, §2.7).
 _REFUSAL_PREFIXES = (b"Error:", b"Unknown route.", b"Please enter")
@@ -182,7 +187,8 @@ class GameClient:
             base_url=self.base_url,
             timeout=httpx.Timeout(max(self.deadlines.values()), connect=connect_timeout),
             transport=transport,
-            headers={TOKEN_HEADER: token} if token else None,
+            # identity: a body is capped as it arrives (``_fetch``), not after it is inflated
+            headers={"Accept-Encoding": "identity", **({TOKEN_HEADER: token} if token else {})},
         )
         self.extensions: frozenset[str] = frozenset()
         """The extensions the backend listed in its last answer (``EXTENSIONS_HEADER``)."""
@@ -214,13 +220,10 @@ class GameClient:
         self, route: str, params: Mapping[str, str] | None, deadline: float | None
     ) -> bytes:
         limit = deadline if deadline is not None else self.deadlines.get(route, FALLBACK_DEADLINE)
+        cap = MAX_BUFFER_BYTES if route == "/buffer" else MAX_BODY_BYTES
         try:
             async with asyncio.timeout(limit):
-                response = await self._http.get(
-                    route,
-                    params=dict(params or {}),
-                    timeout=httpx.Timeout(limit, connect=min(self.connect_timeout, limit)),
-                )
+                response, body = await self._fetch(route, params, limit, cap)
         except (TimeoutError, httpx.TimeoutException):
             raise GameTimeoutError(
                 f"{route}: no answer from {self.base_url} within {limit:g} s", route=route
@@ -229,7 +232,6 @@ class GameClient:
             raise ProtocolError(
                 f"{route}: cannot reach the game at {self.base_url}: {err!r}", route=route
             ) from None
-        body = response.content
         advertised = response.headers.get(EXTENSIONS_HEADER, "")
         self.extensions = frozenset(p.strip() for p in advertised.split(",") if p.strip())
         if not response.is_success:
@@ -247,6 +249,38 @@ class GameClient:
                 f"{route}: the game refused: {excerpt(body)}", route=route, body=excerpt(body)
             )
         return body
+
+    async def _fetch(
+        self, route: str, params: Mapping[str, str] | None, limit: float, cap: int
+    ) -> tuple[httpx.Response, bytes]:
+        """The answer and its body, read as it arrives and refused (``ProtocolError``) once it
+        passes ``cap`` bytes: a server at the game's address that streams without end must not
+        fill our memory before the deadline ends the read."""
+        timeout = httpx.Timeout(limit, connect=min(self.connect_timeout, limit))
+        request = self._http.build_request("GET", route, params=dict(params or {}),
+                                           timeout=timeout)  # fmt: skip
+        response = await self._http.send(request, stream=True)
+        try:
+            declared = response.headers.get("content-length", "")
+            if declared.isdigit() and int(declared) > cap:
+                raise self._too_large(route, cap, f"its Content-Length says {int(declared)}")
+            chunks: list[bytes] = []
+            size = 0
+            async for chunk in response.aiter_bytes():
+                size += len(chunk)
+                if size > cap:
+                    raise self._too_large(route, cap, "the read stopped there")
+                chunks.append(chunk)
+        finally:
+            await response.aclose()
+        return response, b"".join(chunks)
+
+    def _too_large(self, route: str, cap: int, detail: str) -> ProtocolError:
+        return ProtocolError(
+            f"{route}: the answer from {self.base_url} is over the {cap // (1024 * 1024)} MiB "
+            f"the route may send ({detail}); is that address the game?",
+            route=route,
+        )
 
     async def _text(
         self, route: str, params: Mapping[str, str] | None = None, deadline: float | None = None

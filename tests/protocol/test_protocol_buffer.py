@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import struct
+import tracemalloc
+import zlib
 
 import numpy as np
 import pytest
@@ -14,12 +16,14 @@ from gptnt.errors import FrameBufferError
 from gptnt.protocol import (
     HEADER_SIZE,
     decode_buffer,
+    decode_png,
     decode_png_buffer,
     encode_buffer,
     encode_png_buffer,
     pack_png_buffer,
     unpack_png_buffer,
 )
+from gptnt.protocol._buffer import MAX_FRAME_PIXELS, PNG_SIGNATURE, _png_chunk
 
 
 @st.composite
@@ -162,3 +166,31 @@ def test_our_png_is_a_standard_lossless_png_and_we_read_any_png(image: np.ndarra
     assert (decode_png(out.getvalue()) == image).all()
     with pytest.raises(FrameBufferError, match="bad PNG"):
         decode_png(ours[: len(ours) // 2])
+
+
+def test_a_png_claiming_more_pixels_than_a_frame_has_is_refused_uninflated() -> None:
+    """A few KB of PNG can claim gigabytes of pixels: its header's size is checked first, and
+    our own layout is never inflated past the size its header gives."""
+    co = zlib.compressobj(9)
+    zeros = b"".join(co.compress(bytes(1 << 20)) for _ in range(64)) + co.flush()  # 64 MB
+    for width, height in ((30_000, 30_000), (MAX_FRAME_PIXELS + 1, 1)):
+        header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+        bomb = (PNG_SIGNATURE + _png_chunk(b"IHDR", header) + _png_chunk(b"IDAT", zeros)
+                + _png_chunk(b"IEND", b""))  # fmt: skip
+        tracemalloc.start()
+        try:
+            with pytest.raises(FrameBufferError, match="pixels a frame may have"):
+                decode_png(bomb)
+            assert tracemalloc.get_traced_memory()[1] < 4 * len(bomb)
+        finally:
+            tracemalloc.stop()
+    # Within the size, the stream is inflated only as far as the header's rows.
+    header = struct.pack(">IIBBBBB", 64, 64, 8, 2, 0, 0, 0)
+    small = (PNG_SIGNATURE + _png_chunk(b"IHDR", header) + _png_chunk(b"IDAT", zeros)
+             + _png_chunk(b"IEND", b""))  # fmt: skip
+    tracemalloc.start()
+    try:
+        assert decode_png(small).shape == (64, 64, 3)
+        assert tracemalloc.get_traced_memory()[1] < 4 * len(zeros)
+    finally:
+        tracemalloc.stop()

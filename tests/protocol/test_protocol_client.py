@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
+import tracemalloc
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -27,7 +28,7 @@ from gptnt.protocol import (
     encode_buffer,
     encode_png_buffer,
 )
-from gptnt.protocol.client import GameClient
+from gptnt.protocol.client import MAX_BODY_BYTES, MAX_BUFFER_BYTES, GameClient
 from gptnt.services.bus import free_port
 
 STATE_JSON = (Path(__file__).parent / "data" / "bomb_state.json").read_bytes()
@@ -39,6 +40,10 @@ class Reply:
     status: int = 200
     delay: float = 0.0
     content_type: str = "text/plain; charset=utf-8"
+    length: int | None = None
+    """The Content-Length sent, when not the body's own."""
+    endless: bool = False
+    """Send ``body`` over and over, with no Content-Length, until the client hangs up."""
 
 
 @dataclass
@@ -60,9 +65,15 @@ class _Handler(BaseHTTPRequestHandler):
             time.sleep(reply.delay)
         self.send_response(reply.status)
         self.send_header("Content-Type", reply.content_type)
-        self.send_header("Content-Length", str(len(reply.body)))
+        if not reply.endless:
+            self.send_header("Content-Length", str(reply.length or len(reply.body)))
         self.end_headers()
-        self.wfile.write(reply.body)
+        try:
+            self.wfile.write(reply.body)
+            while reply.endless:
+                self.wfile.write(reply.body)
+        except OSError:
+            pass  # the client hung up
 
     def log_message(self, format: str, *args: object) -> None:
         pass
@@ -147,6 +158,32 @@ async def test_long_bodies_are_truncated_to_one_line(game: FakeGame) -> None:
             await client.state()
     message = str(info.value)
     assert "\n" not in message and len(message) < 300 and message.endswith("…")
+
+
+@pytest.mark.parametrize("route", ["/health", "/state", "/buffer"])
+async def test_an_answer_past_its_route_s_cap_is_refused_unread(game: FakeGame, route: str) -> None:
+    """A server at the game's address that declares gigabytes is refused before a byte of body
+    is read; one that streams without end is refused at the cap, not at the deadline (by which
+    time a fast link has filled our memory)."""
+    call = {"/health": "health", "/state": "state", "/buffer": "buffer"}[route]
+    cap = MAX_BUFFER_BYTES if route == "/buffer" else MAX_BODY_BYTES
+    game.routes[route] = Reply(b"x", length=cap + 1)
+    async with GameClient(game.url, deadlines={route: 60.0}) as client:
+        with pytest.raises(ProtocolError, match=f"its Content-Length says {cap + 1}"):
+            await getattr(client, call)()
+    if route == "/buffer":
+        return  # 512 MiB streamed is too slow a test; the same read caps every route
+    game.routes[route] = Reply(b"A" * 65536, endless=True)
+    tracemalloc.start()
+    try:
+        async with GameClient(game.url, deadlines={route: 60.0}) as client:
+            t0 = time.monotonic()
+            with pytest.raises(ProtocolError, match="over the 16 MiB the route may send"):
+                await getattr(client, call)()
+        assert time.monotonic() - t0 < 30  # the cap, not the 60 s deadline
+        assert tracemalloc.get_traced_memory()[1] < 3 * cap
+    finally:
+        tracemalloc.stop()
 
 
 async def test_non_2xx_statuses(game: FakeGame) -> None:
