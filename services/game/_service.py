@@ -37,7 +37,7 @@ import redis.asyncio as aioredis
 from pydantic import TypeAdapter
 
 from gptnt.config import GameConfig
-from gptnt.errors import BusError, GptntError, ProtocolError
+from gptnt.errors import BusError, GameHTTPError, GameRefusedError, GptntError, ProtocolError
 from gptnt.protocol import MOD_STEP_TIMEOUT_MS, BombState, Lifecycle, MissionConfig, kind_spec
 from gptnt.protocol.client import FAST_FORWARD, GameClient
 from gptnt.services.bus import EventStream, GameKeys, HeartbeatSender, RpcServer
@@ -248,10 +248,15 @@ class GameService:
         )
 
     async def act(self, request: api.ActRequest) -> api.ActReply:
-        if request.at is not None:  # the game refuses it if the bomb ended meanwhile
-            await self.advance(api.AdvanceRequest(to=request.at))
-        self._changing(paused=self._paused)
-        result = await self.client.action(request.action)
+        try:
+            if request.at is not None:  # the game refuses it if the bomb ended meanwhile
+                await self.advance(api.AdvanceRequest(to=request.at))
+            self._changing(paused=self._paused)
+            result = await self.client.action(request.action)
+        except GameHTTPError as err:
+            if err.status != 400:  # 400: the mod's refusal (docs/protocol.md §1.2); else a fault
+                raise
+            raise GameRefusedError(str(err), route=err.route, body=err.body) from None
         self._changing(paused=self._paused)  # a reading begun during the action is not kept
         return api.ActReply(result=result, status=await self.status())
 

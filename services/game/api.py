@@ -26,6 +26,10 @@ STATUS = "status"
 STATE = "state"
 OBSERVE = "observe"
 ACT = "act"
+REFUSED = "GameRefusedError"
+"""The kind of the one ``act`` failure that is a fact of the turn (the game said no: a wrong
+state, bad coordinates, the bomb ended meanwhile); any other failure of ``act`` (the game not
+answering, a 500, a body that is no answer) is the infrastructure's and crashes the episode."""
 STOP = "stop"
 
 

@@ -155,6 +155,8 @@ class _GameLink:
                 timeout_s=self._deadline_s,
             )  # fmt: skip
         except RemoteError as err:
+            if err.kind != game_api.REFUSED:  # the game failed, not the action: not the model's
+                raise
             # The game refused (e.g. the bomb just ended): a fact of the turn, not a crash.
             return f"refused: {err}"
         self.status = reply.status

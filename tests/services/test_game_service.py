@@ -212,6 +212,7 @@ async def test_a_refused_action_comes_back_as_a_typed_remote_error(game: RpcClie
             timeout_s=5,
         )
     assert err.value.service == "game" and "state" in err.value.message
+    assert err.value.kind == api.REFUSED  # a fact of the turn to the player, not a crash
 
 
 async def test_game_over_is_published_promptly(game: RpcClient, admin, keys) -> None:
