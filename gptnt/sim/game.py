@@ -515,9 +515,9 @@ class Game:
             math.floor(stop / FRAME_PERIOD + _EPS) if bomb.outcome is None else capture_from - 1
         )
         render_from = max(capture_from, capture_to - RING_SIZE + 1)
-        points = {t1, *(k * FRAME_PERIOD for k in range(first, last + 1))}
-        points.update(p for p in (0.0, FIRST_LIGHTS_ON_DELAY) if t0 < p <= t1)
-        points.update(due for due, _ in mission.scheduled if t0 < due <= t1)
+        events = {t1, *(p for p in (0.0, FIRST_LIGHTS_ON_DELAY) if t0 < p <= t1)}
+        events.update(due for due, _ in mission.scheduled if t0 < due <= t1)
+        points = events.union(k * FRAME_PERIOD for k in range(first, last + 1))
         for p in sorted(points):
             mission.t = p
             if p >= 0:
@@ -526,10 +526,15 @@ class Game:
                     mission.started = True
                 if bomb.outcome is None and p >= bomb.time_of_zero():
                     self._settle(mission)  # the bomb explodes: its clock stops at zero
-                bomb.advance(p)
+                    bomb.advance(p)
+                elif p in events or not mission.deferred:
+                    # Between events a deferred bomb is a function of time only, and a scene
+                    # is rendered at its own time: a frame's capture needs no bomb step.
+                    bomb.advance(p)
             if p >= FIRST_LIGHTS_ON_DELAY - _EPS and not mission.state_enabled:
                 self._first_lights_on(mission)
-            self._fire_scheduled(mission, p)
+            if mission.scheduled:
+                self._fire_scheduled(mission, p)
             k = round(p / FRAME_PERIOD)
             if (
                 abs(k * FRAME_PERIOD - p) < _EPS
