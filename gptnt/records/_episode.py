@@ -101,10 +101,9 @@ def store_png(episode_dir: Path, png: bytes, *, durable: bool = True) -> str:
     """Store one PNG under its content hash (once); return the hash. A turn stores its frames
     with ``durable=False``: ``EpisodeWriter.finish`` makes them durable before the summary."""
     digest = hashlib.sha256(png).hexdigest()
-    frames = episode_dir / FRAMES
-    frames.mkdir(parents=True, exist_ok=True)
-    path = frames / f"{digest}.png"
-    if not path.exists():
+    path = episode_dir / FRAMES / f"{digest}.png"
+    if not path.exists():  # a view seen before costs one stat, not a mkdir too
+        path.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(path, png, durable=durable)
     return digest
 
@@ -117,10 +116,9 @@ def store_message(episode_dir: Path, message: StoredMessage, *, durable: bool = 
     """Store one request message under the hash of its JSON (once); return the hash."""
     data = message.model_dump_json(exclude_defaults=True).encode()
     digest = hashlib.sha256(data).hexdigest()
-    folder = episode_dir / MESSAGES
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{digest}.json"
+    path = episode_dir / MESSAGES / f"{digest}.json"
     if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(path, data, durable=durable)
     return digest
 
@@ -156,15 +154,18 @@ class EpisodeWriter:
         self.dir = episode_dir
         self._durable = durable
         self.dir.mkdir(parents=True, exist_ok=True)
-        self._events = open(self.dir / EVENTS, "a", encoding="utf-8")  # noqa: SIM115
+        self._id = episode_dir.name
+        self._events = open(self.dir / EVENTS, "ab")  # noqa: SIM115
 
     def append(self, event: Event) -> None:
         """Append one event, stamped with this episode's id (the directory name). Durable: on
         disk line by line (a live reader sees each event at once); not durable, buffered until
         ``finish``."""
-        if event.episode_id != self.dir.name:
-            event = event.model_copy(update={"episode_id": self.dir.name})
-        self._events.write(event.model_dump_json() + "\n")
+        if event.episode_id != self._id:
+            event = event.model_copy(update={"episode_id": self._id})
+        # The JSON's UTF-8 bytes as pydantic makes them (``model_dump_json`` is these decoded):
+        # a text file would decode and encode every line again.
+        self._events.write(event.__pydantic_serializer__.to_json(event) + b"\n")
         if self._durable:
             self._events.flush()
 

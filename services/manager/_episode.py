@@ -100,7 +100,6 @@ from gptnt.waits import patient_timeout
 log = logging.getLogger(__name__)
 
 OnTurn = Callable[[EpisodeSpec, TurnEvent], None]
-_NO_TOKENS = Tokens()
 _WATCH_S = 0.25  # wall seconds between the watchdog's checks for a dead or hung service
 
 
@@ -685,14 +684,15 @@ class Episode:
 
     def _add_usage(self, t: Tokens, cost: float | None) -> None:
         """Count a model call's tokens and cost into the episode's."""
-        if t != _NO_TOKENS:  # a model's turn (a scripted one spends none)
+        if t.input or t.output or t.cache_read or t.cache_write:  # a model's turn
             self._tokens = Tokens(
                 input=self._tokens.input + t.input,
                 output=self._tokens.output + t.output,
                 cache_read=self._tokens.cache_read + t.cache_read,
                 cache_write=self._tokens.cache_write + t.cache_write,
             )
-        self._cost = add_costs((self._cost, cost))
+        if cost != 0.0:  # a scripted turn's is 0.0 (None: the model has no price)
+            self._cost = add_costs((self._cost, cost))
 
     async def _step(
         self,
@@ -717,6 +717,7 @@ class Episode:
 
     async def _play_sync(self) -> None:
         """Defuser turn → /timestep (3 s of game time, instant on the simulator) → Expert turn."""
+        expert = "expert" in self._roles  # a solo model holds both roles
         while True:
             reply = await self._turn("defuser")
             # The reply carries the game's status after the turn; ask only if it could not.
@@ -728,7 +729,7 @@ class Episode:
                 return
             if self.settings.step_sleep_s:
                 await asyncio.sleep(self.settings.step_sleep_s)
-            if "expert" in self._roles:  # a solo model holds both roles
+            if expert:
                 await self._turn("expert")
 
     async def _play_virtual(self) -> None:
