@@ -66,6 +66,9 @@ MAX_REPEATS = 1000
 would expand to millions of episodes before anything is checked."""
 MAX_GAMES = 64
 """Games played in parallel at most: each is a set of services and a game of its own."""
+MAX_SEED = 2**63 - 1
+"""The largest seed of a bomb or of a player's randomness (a signed 64-bit integer)."""
+MAX_PORT = 65_535
 MAX_RULE_SEED = 2**31 - 1
 """The largest rule seed: the rule generator's seed is a 32-bit signed integer."""
 RuleSeed = Annotated[int, Field(ge=1, le=MAX_RULE_SEED)]

@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from gptnt.bounded import MAX_SECONDS, RuleSeed, read_yaml
+from gptnt.bounded import MAX_SECONDS, MAX_SEED, RuleSeed, read_yaml
 from gptnt.endpoints import scrub_text, url_problem
 from gptnt.errors import ConfigError, first_problem, reason
 
@@ -110,7 +110,7 @@ class PlayersConfig(_Section):
 
     defuser: str = "oracle"
     expert: str = "oracle"
-    seed: int = Field(0, ge=0, le=2**63 - 1)
+    seed: int = Field(0, ge=0, le=MAX_SEED)
     """Seed of the players' own randomness (scripted random play, sampling where supported)."""
     manual: str = "generated"
     """The manual a model Expert reads: ``generated`` or a manual directory."""

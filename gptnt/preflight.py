@@ -106,6 +106,25 @@ def check_out(out: Path) -> None:
         raise ConfigError(f"--out {out}: cannot create it inside {parent} (not writable)")
 
 
+def check_out_file(out: Path, *, flag: str = "--out") -> None:
+    """``flag`` names a file that can be written (replaced if there): not a directory, not a
+    FIFO or a device, in a directory that exists or can be made (nothing is created here)."""
+    if not out.name or out.name in (".", ".."):
+        raise ConfigError(f"{flag} {str(out)!r}: names no file; give a file's path")
+    if out.exists() and not out.is_file():
+        kind = "a directory" if out.is_dir() else "not a regular file"
+        raise ConfigError(f"{flag} {out}: is {kind}; give the path of a file to write")
+    if out.exists() and not os.access(out, os.W_OK):
+        raise ConfigError(f"{flag} {out}: the file is not writable; choose another path")
+    parent = out.absolute().parent
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir():
+        raise ConfigError(f"{flag} {out}: {parent} is a file, not a directory; choose another path")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise ConfigError(f"{flag} {out}: cannot write inside {parent} (not writable)")
+
+
 def check_game(game: str) -> None:
     """``--game`` is a simulator backend or a well-formed http(s) URL."""
     if game in SIM_BACKENDS:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from gptnt.bounded import MAX_GAMES, MAX_REPEATS, MAX_RULE_SEED
 from gptnt.cli.config import ConfigFile
 from gptnt.cli.run import Out, Pools
 
@@ -31,16 +32,24 @@ if TYPE_CHECKING:
 
 def baseline_random(
     ctx: typer.Context,
-    repeats: Annotated[int, typer.Option(min=1, help="Episodes per single-module mission.")] = 3,
+    repeats: Annotated[
+        int, typer.Option(min=1, max=MAX_REPEATS, help="Episodes per single-module mission.")
+    ] = 3,
     module: Annotated[str | None, typer.Option(help="Only this module type (e.g. Wires).")] = None,
-    workers: Annotated[int, typer.Option(min=0, help="Worker processes; 0 = one per core.")] = 0,
+    workers: Annotated[
+        int, typer.Option(min=0, max=MAX_GAMES, help="Worker processes; 0 = one per core.")
+    ] = 0,
     out: Out = None,
     per_mission: Annotated[
         bool, typer.Option(help="Also print each mission's rate (the bombs differ a lot).")
     ] = False,
     rule_seed: Annotated[
         int | None,
-        typer.Option(help="Rule seed of the games (1 = the v1 manual) (setting game.rule_seed)."),
+        typer.Option(
+            min=1,
+            max=MAX_RULE_SEED,
+            help="Rule seed of the games (1 = the v1 manual) (setting game.rule_seed).",
+        ),
     ] = None,
     fresh_bombs: Annotated[
         int,

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from gptnt.bounded import MAX_COUNT, MAX_GAMES, MAX_RULE_SEED, MAX_SEED
+
 if TYPE_CHECKING:
     from gptnt.diagnostics import Answer, Plan
 
@@ -25,12 +27,15 @@ def build(
         int | None,
         typer.Option(
             min=1,
+            max=MAX_COUNT,
             help="Questions per task, split in the paper's proportions "
             "(default: the paper's sizes).",
         ),
     ] = None,
-    seed: Annotated[int, typer.Option(min=0, help="Generation seed.")] = 0,
-    rule_seed: Annotated[int, typer.Option(min=1, help="Rule seed of the ruleset (1 = v1).")] = 1,
+    seed: Annotated[int, typer.Option(min=0, max=MAX_SEED, help="Generation seed.")] = 0,
+    rule_seed: Annotated[
+        int, typer.Option(min=1, max=MAX_RULE_SEED, help="Rule seed of the ruleset (1 = v1).")
+    ] = 1,
     modules: Annotated[
         list[str] | None,
         typer.Option(
@@ -104,8 +109,12 @@ def run(
     dataset: Dataset,
     player: Answerer,
     out: ResultsOut = None,
-    concurrency: Annotated[int, typer.Option(min=1, help="Questions in flight at once.")] = 4,
-    limit: Annotated[int | None, typer.Option(min=1, help="Ask at most this many.")] = None,
+    concurrency: Annotated[
+        int, typer.Option(min=1, max=MAX_GAMES, help="Questions in flight at once.")
+    ] = 4,
+    limit: Annotated[
+        int | None, typer.Option(min=1, max=MAX_COUNT, help="Ask at most this many.")
+    ] = None,
     paradigm: Paradigm = None,
     no_manual: Annotated[
         bool, typer.Option("--no-manual", help="Manual VQA without the manual.")

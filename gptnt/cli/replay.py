@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from gptnt.bounded import MAX_COUNT
 from gptnt.cli.config import ConfigFile
 from gptnt.cli.run import Game, LaunchOption, RedisUrl
 
@@ -29,6 +30,7 @@ FromTurn = Annotated[
     typer.Option(
         "--from-turn",
         min=0,
+        max=MAX_COUNT,
         help="The first turn played anew, counted from 0 over both players' turns in "
         "record order (the viewer's #t= index); the turns before it are restored.",
     ),

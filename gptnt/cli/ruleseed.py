@@ -12,6 +12,8 @@ from typing import Annotated
 
 import typer
 
+from gptnt.bounded import MAX_RULE_SEED
+
 ruleseed_app = typer.Typer(
     name="ruleseed",
     help="Rule seeds: import the word pools, show a seed's tables.",
@@ -47,7 +49,9 @@ def pools_show(
 
 @ruleseed_app.command("show")
 def show(
-    rule_seed: Annotated[int, typer.Option("--rule-seed", help="The rule seed.")] = 1,
+    rule_seed: Annotated[
+        int, typer.Option("--rule-seed", min=1, max=MAX_RULE_SEED, help="The rule seed.")
+    ] = 1,
     pools: Annotated[Path | None, typer.Option(help="Rule-seed word pools file.")] = None,
 ) -> None:
     """Print a rule seed's identity and which module tables it has."""

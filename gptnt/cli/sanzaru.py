@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from gptnt.bounded import MAX_GAMES, MAX_REPEATS
+
 if TYPE_CHECKING:
     from gptnt.records import Summary
     from gptnt.sanzaru import Judgement, SanzaruRole, Team
@@ -109,7 +111,9 @@ def suite(
         list[str] | None, typer.Option(help="Only these variants; repeatable.")
     ] = None,
     instances: Annotated[int, typer.Option(min=1, max=5, help="Instances per variant.")] = 3,
-    repeats: Annotated[int, typer.Option(min=1, help="Episodes per instance.")] = 3,
+    repeats: Annotated[
+        int, typer.Option(min=1, max=MAX_REPEATS, help="Episodes per instance.")
+    ] = 3,
     hints: Annotated[str, typer.Option(help="none, weak, strong or playbook.")] = "weak",
     solo: Annotated[
         bool, typer.Option("--solo", help="One agent with every view, no hints.")
@@ -118,7 +122,9 @@ def suite(
     order: Annotated[
         list[str] | None, typer.Option(help=ORDER_HELP + "; repeatable (default dmb).")
     ] = None,
-    concurrency: Annotated[int, typer.Option(min=1, help="Episodes in flight at once.")] = 4,
+    concurrency: Annotated[
+        int, typer.Option(min=1, max=MAX_GAMES, help="Episodes in flight at once.")
+    ] = 4,
 ) -> None:
     """The bank: every variant × instance × repeat (the paper: 24 × 3 × 3 = 216 per model)."""
     import asyncio
@@ -218,7 +224,9 @@ def judge(
     player: Annotated[
         str, typer.Option(help="The judge: a player config, YAML or provider:model.")
     ],
-    concurrency: Annotated[int, typer.Option(min=1, help="Episodes judged at once.")] = 4,
+    concurrency: Annotated[
+        int, typer.Option(min=1, max=MAX_GAMES, help="Episodes judged at once.")
+    ] = 4,
 ) -> None:
     """Let a model judge the losses whose mode only the gestures' meaning decides.
 

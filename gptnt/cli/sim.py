@@ -9,6 +9,8 @@ from typing import Annotated
 
 import typer
 
+from gptnt.bounded import MAX_COUNT, MAX_RULE_SEED, MAX_SEED
+
 sim_app = typer.Typer(
     name="sim",
     help="The embedded KTANE simulator: self-check, serve over HTTP, record sessions.",
@@ -22,15 +24,21 @@ _SELFCHECK_COLUMNS = ("module", "bombs", "solved without strike", "mistakes chec
 
 @sim_app.command("selfcheck")
 def selfcheck(
-    episodes: Annotated[int, typer.Option(help="Bombs per module kind.", min=1)] = 500,
+    episodes: Annotated[
+        int, typer.Option(help="Bombs per module kind.", min=1, max=MAX_COUNT)
+    ] = 500,
     module: Annotated[
         list[str] | None,
         typer.Option(
             "--module", "-m", help='Only this module kind (repeatable), e.g. Wires or "The Button".'
         ),
     ] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the first bomb; then seed+1, …")] = 1,
-    rule_seed: Annotated[int, typer.Option(help="Rule seed of the manual (1 = v1).")] = 1,
+    seed: Annotated[
+        int, typer.Option(min=0, max=MAX_SEED, help="Seed of the first bomb; then seed+1, …")
+    ] = 1,
+    rule_seed: Annotated[
+        int, typer.Option(min=1, max=MAX_RULE_SEED, help="Rule seed of the manual (1 = v1).")
+    ] = 1,
     pools: Annotated[
         Path | None, typer.Option(help="Rule-seed word pools file (Morse, Password).")
     ] = None,

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from gptnt.bounded import IMAGE_SIDE, MAX_COUNT, MAX_PORT, MAX_RULE_SEED, MAX_SECONDS, MAX_SEED
+
 if TYPE_CHECKING:
     from starlette.applications import Starlette
 
@@ -28,14 +30,28 @@ stub_app = typer.Typer(
 )
 
 Host = Annotated[str, typer.Option(help="Interface to listen on (loopback by default).")]
-Port = Annotated[int, typer.Option(help="TCP port to listen on.")]
+Port = Annotated[int, typer.Option(min=1, max=MAX_PORT, help="TCP port to listen on.")]
 
 
 def _serve(app: Starlette, host: str, port: int, what: str) -> None:
     """Print the URL, then serve until interrupted; no access log (the harness polls a lot).
     uvicorn's defaults take httptools and uvloop (dependencies), its fastest parser and loop."""
+    import socket
+
     import uvicorn
 
+    from gptnt.errors import ConfigError
+
+    try:  # refused here in one line, not by uvicorn's log line and its exit 3
+        family, kind, _, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        with socket.socket(family, kind) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as err:
+        raise ConfigError(
+            f"--host {host!r} --port {port}: cannot listen there ({err.strerror or err}); "
+            "choose another port or interface, or stop what holds it"
+        ) from None
     typer.echo(f"{what} on http://{host}:{port}")
     uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
 
@@ -43,10 +59,17 @@ def _serve(app: Starlette, host: str, port: int, what: str) -> None:
 def serve(
     host: Host = DEFAULT_HOST,
     port: Port = DEFAULT_PORT,
-    width: Annotated[int, typer.Option(min=16, help="Frame width in pixels.")] = 640,
-    height: Annotated[int, typer.Option(min=16, help="Frame height in pixels.")] = 480,
+    width: Annotated[
+        int, typer.Option(min=IMAGE_SIDE[0], max=IMAGE_SIDE[1], help="Frame width in pixels.")
+    ] = 640,
+    height: Annotated[
+        int, typer.Option(min=IMAGE_SIDE[0], max=IMAGE_SIDE[1], help="Frame height in pixels.")
+    ] = 480,
     rule_seed: Annotated[
-        int, typer.Option(help="Rule seed the game plays (1 = the v1 manual).")
+        int,
+        typer.Option(
+            min=1, max=MAX_RULE_SEED, help="Rule seed the game plays (1 = the v1 manual)."
+        ),
     ] = 1,
     pools: Annotated[
         Path | None, typer.Option(help="Rule-seed word pools file (Morse, Password).")
@@ -104,12 +127,22 @@ def record(
     mission: Annotated[
         str | None, typer.Option(help="Mission id from the catalogue (overrides the flags).")
     ] = None,
-    seed: Annotated[int, typer.Option(help="Bomb seed.")] = 1,
+    seed: Annotated[int, typer.Option(min=0, max=MAX_SEED, help="Bomb seed.")] = 1,
     components: Annotated[str, typer.Option(help="Comma list of modules.")] = "Wires,Keypad",
-    time_limit: Annotated[int, typer.Option(help="Bomb timer, seconds.")] = 120,
-    steps: Annotated[int, typer.Option(min=1, help="Extra /timestep+/state rounds.")] = 2,
-    width: Annotated[int, typer.Option(min=16, help="Frame width (simulator only).")] = 160,
-    height: Annotated[int, typer.Option(min=16, help="Frame height (simulator only).")] = 120,
+    time_limit: Annotated[
+        int, typer.Option(min=1, max=int(MAX_SECONDS), help="Bomb timer, seconds.")
+    ] = 120,
+    steps: Annotated[
+        int, typer.Option(min=1, max=MAX_COUNT, help="Extra /timestep+/state rounds.")
+    ] = 2,
+    width: Annotated[
+        int,
+        typer.Option(min=IMAGE_SIDE[0], max=IMAGE_SIDE[1], help="Frame width (simulator only)."),
+    ] = 160,
+    height: Annotated[
+        int,
+        typer.Option(min=IMAGE_SIDE[0], max=IMAGE_SIDE[1], help="Frame height (simulator only)."),
+    ] = 120,
     url: Annotated[
         str | None, typer.Option(help="Record a running backend instead of an in-process sim.")
     ] = None,
@@ -117,6 +150,9 @@ def record(
     """Record a short scripted session (every request and response) for the stub."""
     import asyncio
 
+    from gptnt.preflight import check_out_file
+
+    check_out_file(out)
     config = _mission_config(mission, seed=seed, components=components, time_limit=time_limit)
     exchanges, source = asyncio.run(_record(config, steps, width, height, url))
 

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from gptnt.bounded import MAX_REPEATS
+
 if TYPE_CHECKING:
     from gptnt.analysis import RecordedEpisode
 
@@ -34,7 +36,8 @@ def submission(
         str | None, typer.Option("--mode", help="Only the episodes of this mode (sync, async).")
     ] = None,
     repeat: Annotated[
-        int | None, typer.Option("--repeat", min=0, help="Only this repeat (the key's rN).")
+        int | None,
+        typer.Option("--repeat", min=0, max=MAX_REPEATS, help="Only this repeat (the key's rN)."),
     ] = None,
     defuser: Annotated[
         str | None, typer.Option("--defuser", help="Only the episodes of this Defuser (its name).")

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from gptnt.bounded import MAX_GAMES, MAX_REPEATS
+from gptnt.bounded import MAX_COUNT, MAX_GAMES, MAX_REPEATS, MAX_SECONDS
 from gptnt.cli.config import ConfigFile
 from gptnt.cli.run import Game, Out, Pools, RedisUrl
 from gptnt.records import usd
@@ -340,12 +340,16 @@ QueueDepth = Annotated[
     int | None,
     typer.Option(
         min=1,
+        max=MAX_COUNT,
         help="Episodes handed to the cluster ahead (default: its game slots); the budget "
         "cap is checked before each.",
     ),
 ]
 ProgressEvery = Annotated[
-    float, typer.Option(min=0.5, help="Seconds between progress lines when output is piped.")
+    float,
+    typer.Option(
+        min=0.5, max=MAX_SECONDS, help="Seconds between progress lines when output is piped."
+    ),
 ]
 RunName = Annotated[
     str | None,

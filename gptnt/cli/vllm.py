@@ -6,6 +6,8 @@ from typing import Annotated
 
 import typer
 
+from gptnt.bounded import MAX_PORT
+
 
 def vllm(
     player: Annotated[
@@ -16,7 +18,8 @@ def vllm(
         ),
     ],
     port: Annotated[
-        int | None, typer.Option(help="Port; default: the config's base_url port.")
+        int | None,
+        typer.Option(min=1, max=MAX_PORT, help="Port; default: the config's base_url port."),
     ] = None,
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Print the command, run nothing.")
