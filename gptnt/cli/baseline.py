@@ -29,28 +29,29 @@ if TYPE_CHECKING:
 
     from gptnt.api import BaselineRun
 
+_Repeats = Annotated[
+    int, typer.Option(min=1, max=MAX_REPEATS, help="Episodes per single-module mission.")
+]
+_Workers = Annotated[
+    int, typer.Option(min=0, max=MAX_GAMES, help="Worker processes; 0 = one per core.")
+]
+_RuleSeed = Annotated[
+    int | None,
+    typer.Option(min=1, max=MAX_RULE_SEED,
+                 help="Rule seed of the games (1 = the v1 manual) (setting game.rule_seed)."),
+]  # fmt: skip
+
 
 def baseline_random(
     ctx: typer.Context,
-    repeats: Annotated[
-        int, typer.Option(min=1, max=MAX_REPEATS, help="Episodes per single-module mission.")
-    ] = 3,
+    repeats: _Repeats = 3,
     module: Annotated[str | None, typer.Option(help="Only this module type (e.g. Wires).")] = None,
-    workers: Annotated[
-        int, typer.Option(min=0, max=MAX_GAMES, help="Worker processes; 0 = one per core.")
-    ] = 0,
+    workers: _Workers = 0,
     out: Out = None,
     per_mission: Annotated[
         bool, typer.Option(help="Also print each mission's rate (the bombs differ a lot).")
     ] = False,
-    rule_seed: Annotated[
-        int | None,
-        typer.Option(
-            min=1,
-            max=MAX_RULE_SEED,
-            help="Rule seed of the games (1 = the v1 manual) (setting game.rule_seed).",
-        ),
-    ] = None,
+    rule_seed: _RuleSeed = None,
     fresh_bombs: Annotated[
         int,
         typer.Option(

@@ -16,6 +16,16 @@ if TYPE_CHECKING:
 _TASKS = "manual_vqa, sim_vqa, localisation, contamination"
 
 
+_Questions = Annotated[
+    int | None,
+    typer.Option(min=1, max=MAX_COUNT, help="Questions per task, split in the paper's "
+                 "proportions (default: the paper's sizes)."),
+]  # fmt: skip
+_RuleSeed = Annotated[
+    int, typer.Option(min=1, max=MAX_RULE_SEED, help="Rule seed of the ruleset (1 = v1).")
+]
+
+
 def build(
     out: Annotated[Path, typer.Option(help="Folder to write the dataset folders into.")] = Path(
         "diag"
@@ -23,19 +33,9 @@ def build(
     task: Annotated[
         list[str] | None, typer.Option(help=f"Only these tasks ({_TASKS}); repeatable.")
     ] = None,
-    n: Annotated[
-        int | None,
-        typer.Option(
-            min=1,
-            max=MAX_COUNT,
-            help="Questions per task, split in the paper's proportions "
-            "(default: the paper's sizes).",
-        ),
-    ] = None,
+    n: _Questions = None,
     seed: Annotated[int, typer.Option(min=0, max=MAX_SEED, help="Generation seed.")] = 0,
-    rule_seed: Annotated[
-        int, typer.Option(min=1, max=MAX_RULE_SEED, help="Rule seed of the ruleset (1 = v1).")
-    ] = 1,
+    rule_seed: _RuleSeed = 1,
     modules: Annotated[
         list[str] | None,
         typer.Option(

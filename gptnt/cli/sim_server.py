@@ -31,6 +31,12 @@ stub_app = typer.Typer(
 
 Host = Annotated[str, typer.Option(help="Interface to listen on (loopback by default).")]
 Port = Annotated[int, typer.Option(min=1, max=MAX_PORT, help="TCP port to listen on.")]
+Width = Annotated[
+    int, typer.Option(min=IMAGE_SIDE[0], max=IMAGE_SIDE[1], help="Frame width in pixels.")
+]
+Height = Annotated[
+    int, typer.Option(min=IMAGE_SIDE[0], max=IMAGE_SIDE[1], help="Frame height in pixels.")
+]
 
 
 def _serve(app: Starlette, host: str, port: int, what: str) -> None:
@@ -59,12 +65,8 @@ def _serve(app: Starlette, host: str, port: int, what: str) -> None:
 def serve(
     host: Host = DEFAULT_HOST,
     port: Port = DEFAULT_PORT,
-    width: Annotated[
-        int, typer.Option(min=IMAGE_SIDE[0], max=IMAGE_SIDE[1], help="Frame width in pixels.")
-    ] = 640,
-    height: Annotated[
-        int, typer.Option(min=IMAGE_SIDE[0], max=IMAGE_SIDE[1], help="Frame height in pixels.")
-    ] = 480,
+    width: Width = 640,
+    height: Height = 480,
     rule_seed: Annotated[
         int,
         typer.Option(
@@ -135,14 +137,8 @@ def record(
     steps: Annotated[
         int, typer.Option(min=1, max=MAX_COUNT, help="Extra /timestep+/state rounds.")
     ] = 2,
-    width: Annotated[
-        int,
-        typer.Option(min=IMAGE_SIDE[0], max=IMAGE_SIDE[1], help="Frame width (simulator only)."),
-    ] = 160,
-    height: Annotated[
-        int,
-        typer.Option(min=IMAGE_SIDE[0], max=IMAGE_SIDE[1], help="Frame height (simulator only)."),
-    ] = 120,
+    width: Width = 160,
+    height: Height = 120,
     url: Annotated[
         str | None, typer.Option(help="Record a running backend instead of an in-process sim.")
     ] = None,
