@@ -98,7 +98,8 @@ class ModuleEngine(ABC):
     def export_until(self, t: float) -> float:
         """The game time up to which (exclusive) ``export`` stays what it is at ``t`` while no
         input arrives. An engine whose export reads ``t`` says when it next changes by itself;
-        the others never do."""
+        the others never do. (``Game`` keeps an export that long, so an export reads nothing
+        but the engine's own state, ``t`` and the focus.)"""
         return math.inf
 
     # ---- helpers for subclasses
