@@ -88,7 +88,7 @@ def _player(prefix: str, p: PlayerInfo | None) -> dict[str, object]:
 def episode_row(e: RecordedEpisode) -> dict[str, object]:
     s = e.summary
     c = e.conditions
-    h = e.started.harness if e.started else None
+    h = e.harness
     return {
         "run": e.run, "episode_id": e.episode_id, "episode_key": e.key, "attempt": e.attempt,
         "attempts": e.attempts, "status": e.status, "scored": e.scored,

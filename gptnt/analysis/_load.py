@@ -22,6 +22,7 @@ from gptnt.records import (
     EpisodeEnded,
     EpisodeStarted,
     GameStep,
+    Harness,
     Ledger,
     Parent,
     PlayerInfo,
@@ -62,6 +63,7 @@ class RecordedEpisode:
     steps: tuple[GameStep, ...]
     ended: EpisodeEnded | None
     sanzaru_turns: tuple[SanzaruTurn, ...] = ()  # a SANZARU episode's agent turns
+    sanzaru_started: SanzaruStarted | None = None  # a SANZARU episode's first event
 
     @property
     def sanzaru(self) -> SanzaruResult | None:
@@ -210,9 +212,18 @@ class RecordedEpisode:
 
     @property
     def schema_version(self) -> int:
-        if self.started:
-            return self.started.schema_version
+        """The version its first event was written under (a KTANE or a SANZARU one), else its
+        summary's, else 1."""
+        first = self.started or self.sanzaru_started
+        if first:
+            return first.schema_version
         return self.summary.schema_version if self.summary else 1
+
+    @property
+    def harness(self) -> Harness | None:
+        """The harness that wrote it, from its first event (``None``: version 1 records)."""
+        first = self.started or self.sanzaru_started
+        return first.harness if first else None
 
 
 def parent_of(e: RecordedEpisode, by_dir: dict[Path, RecordedEpisode]) -> RecordedEpisode | None:
@@ -336,6 +347,7 @@ def _episode(
     turns: list[TurnEvent] = []
     steps: list[GameStep] = []
     rounds: list[SanzaruTurn] = []
+    sanzaru_started = None
     for event in read_events(folder, tally=tally):
         if isinstance(event, EpisodeStarted | SanzaruStarted):
             if event.schema_version not in READABLE_VERSIONS:
@@ -345,6 +357,8 @@ def _episode(
                 )
             if isinstance(event, EpisodeStarted):
                 started = event
+            else:
+                sanzaru_started = event
         elif isinstance(event, SanzaruTurn):
             rounds.append(event)
         elif isinstance(event, TurnEvent):
@@ -355,4 +369,4 @@ def _episode(
             ended = event
     summary = read_summary(folder, tally=tally)
     return RecordedEpisode(run, folder, key, attempt, max(attempts, 1), status, started, summary,
-                   tuple(turns), tuple(steps), ended, tuple(rounds))  # fmt: skip
+                   tuple(turns), tuple(steps), ended, tuple(rounds), sanzaru_started)  # fmt: skip

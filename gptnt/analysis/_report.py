@@ -130,7 +130,7 @@ def run_line(run: Run) -> str:
     versions = sorted({e.schema_version for e in run.episodes})
     harnesses = sorted({
         f"{h.version} @ {h.commit[:10] if h.commit else 'no commit'}{' (dirty)' if h.dirty else ''}"
-        for e in run.episodes if e.started and (h := e.started.harness)
+        for e in run.episodes if (h := e.harness)
     })  # fmt: skip
     schema = ", ".join(f"v{v}" for v in versions) or "–"
     suite = f"; suite {run.info.suite}" if run.info and run.info.suite else ""

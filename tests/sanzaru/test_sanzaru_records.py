@@ -269,3 +269,40 @@ async def test_suite_status_shows_a_sanzaru_suite_in_flight(tmp_path: Path) -> N
     assert view is not None and not view.active and view.done == 3 and not view.in_flight
     after = CliRunner().invoke(app, ["suite", "status", str(run)])
     assert "not running" in after.output and "in flight 0, done 3, parked 0" in after.output
+
+
+async def test_the_harness_and_version_a_sanzaru_episode_was_written_by_reach_the_readers(
+    tmp_path: Path,
+) -> None:
+    """The export's harness and schema columns and the report's run line read a SANZARU
+    episode's first event (``SanzaruStarted``), as a KTANE episode's ``EpisodeStarted``; one of
+    the format before says the version it was written under, not the reader's."""
+    run = tmp_path / "run"
+    await suite(Team("oracle", "oracle"), run, variant_ids=["base-1"], instances=1, repeats=1)
+    (folder,) = (run / "episodes").iterdir()
+    (first, *_) = read_events(folder)
+    assert isinstance(first, Started)
+    old = first.model_copy(update={"schema_version": 2, "episode_id": folder.name[:-3]})
+    lines = (folder / "events.jsonl").read_text().splitlines()
+    (run / "episodes" / "other-a1").mkdir()
+    (run / "episodes" / "other-a1" / "events.jsonl").write_text(
+        "\n".join([old.model_dump_json(), *lines[1:]]) + "\n"
+    )
+    (run / "episodes" / "other-a1" / "summary.json").write_bytes(
+        (folder / "summary.json").read_bytes()
+    )
+    Ledger(run).rebuild()
+    runner = CliRunner()
+    exported = tmp_path / "export"
+    result = runner.invoke(app, ["export", str(run), "--out", str(exported), "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    with (exported / "episodes.csv").open() as f:
+        rows = {r["episode_id"]: r for r in csv.DictReader(f)}
+    assert rows[folder.name]["harness_version"] == first.harness.version
+    assert rows[folder.name]["harness_commit"] == (first.harness.commit or "")
+    assert (rows[folder.name]["schema_version"], rows["other-a1"]["schema_version"]) == ("6", "2")
+    report = runner.invoke(app, ["report", str(run), "--out", str(tmp_path / "report")])
+    assert report.exit_code == 0, report.output
+    line = next(x for x in (tmp_path / "report" / "report.md").read_text().splitlines()
+                if x.startswith("- run:"))  # fmt: skip
+    assert f"record schema v2, v6; harness {first.harness.version} @" in line, line
