@@ -148,14 +148,17 @@ class IndentedJson:
     """``json.dumps(document, indent=2)``, the same text, faster for ``/state``, whose widgets
     never change and whose modules rarely do. A value in the document may be a wire model
     (``BombState.wire_parts``): it is written as its ``to_wire()`` object, and its text is
-    kept for that very model object (models are frozen, and the game hands out the same object
-    while a module's export stays the same), at most ``size`` texts (then the store starts
-    afresh). The rest is written afresh, by a writer for JSON's own types that does per value
-    what ``json``'s pure-Python encoder (which ``indent`` selects) does per document."""
+    kept for that very model object, as is the text of a list of models for those very models
+    (models are frozen, and the game hands out the same object while a module's export stays
+    the same), at most ``size`` texts (then the store starts afresh). The rest is written
+    afresh, by a writer for JSON's own types that does per value what ``json``'s pure-Python
+    encoder (which ``indent`` selects) does per document."""
 
     def __init__(self, size: int = 1024) -> None:
         self._size = size
-        self._texts: dict[tuple[int, int], tuple[WireModel, str]] = {}  # (id, depth): model, text
+        # (depth, id of a model or ids of a list's models): the objects (kept alive, so that
+        # their ids are not reused meanwhile) and their text
+        self._texts: dict[tuple[int, int | tuple[int, ...]], tuple[object, str]] = {}
 
     def dumps(self, document: object) -> str:
         return self._text(document, 0)
@@ -188,20 +191,30 @@ class IndentedJson:
     def _array(self, value: list[object] | tuple[object, ...], depth: int) -> str:
         if not value:
             return "[]"
+        key = (depth, tuple(map(id, value)))
+        kept = self._texts.get(key)
+        if kept is not None:
+            return kept[1]
         pad = "\n" + "  " * (depth + 1)
         items = (f"{pad}{self._text(item, depth + 1)}" for item in value)
-        return "[" + ",".join(items) + "\n" + "  " * depth + "]"
+        text = "[" + ",".join(items) + "\n" + "  " * depth + "]"
+        if all(isinstance(item, WireModel) for item in value):
+            self._keep(key, tuple(value), text)
+        return text
 
     def _model(self, model: WireModel, depth: int) -> str:
-        key = (id(model), depth)
-        kept = self._texts.get(key)  # the model is kept too: its id is not reused meanwhile
-        if kept is not None and kept[0] is model:
+        key = (depth, id(model))
+        kept = self._texts.get(key)
+        if kept is not None:
             return kept[1]
+        text = self._text(model.to_wire(), depth)
+        self._keep(key, model, text)
+        return text
+
+    def _keep(self, key: tuple[int, int | tuple[int, ...]], kept: object, text: str) -> None:
         if len(self._texts) >= self._size:
             self._texts.clear()
-        text = self._text(model.to_wire(), depth)
-        self._texts[key] = (model, text)
-        return text
+        self._texts[key] = (kept, text)
 
 
 _SCALARS = frozenset({int, float, bool, type(None)})
