@@ -319,10 +319,8 @@ def summaries_under(
     same way). An interrupted attempt is left out (it is played again); a finished one whose
     summary is missing, unreadable or not a SANZARU episode's is left out and counted in
     ``tally``. A run of SANZARU's first format (no ledger) is refused, naming a summary."""
-    ledgers = sorted(p.parent for p in run.rglob(LEDGER))
-    if not ledgers:
-        _refuse_version_1(run)
-    for root in ledgers:
+    _refuse_version_1(run)
+    for root in sorted(p.parent for p in run.rglob(LEDGER)):
         latest = Ledger(root).latest(tally=tally)
         for key in sorted(latest):
             entry = latest[key]
@@ -342,14 +340,17 @@ def summaries_under(
 
 
 def _refuse_version_1(run: Path) -> None:
-    """SANZARU's first format kept ``<run>/<variant>-i<n>-r<k>/summary.json`` and no ledger."""
-    old = next(iter(sorted(run.glob(f"*/{SUMMARY}"))), None)
-    if old is not None and not (run / EPISODES).is_dir():
-        raise ConfigError(
-            f"{old}: a SANZARU record of its first format (one folder per episode, no "
-            f"{LEDGER}), which this harness no longer reads; play the suite again into a new "
-            "run directory (`gptnt sanzaru suite --out NEW`)"
-        )
+    """SANZARU's first format kept ``<run>/<variant>-i<n>-r<k>/summary.json`` and no ledger; a
+    run of it anywhere under ``run`` (beside runs of today's format too) is refused, never left
+    out in silence. Every other summary is ``<run>/episodes/<attempt>/summary.json``."""
+    for old in sorted(run.rglob(SUMMARY)):
+        root = old.parent.parent
+        if root.name != EPISODES and not (root / LEDGER).exists():
+            raise ConfigError(
+                f"{old}: a SANZARU record of its first format (one folder per episode, no "
+                f"{LEDGER}), which this harness no longer reads; play the suite again into a "
+                "new run directory (`gptnt sanzaru suite --out NEW`)"
+            )
 
 
 def read_summaries(folders: list[Path], *, tally: Tally | None = None) -> list[Summary]:

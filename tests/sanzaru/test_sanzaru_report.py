@@ -155,3 +155,19 @@ def test_a_version_1_run_is_refused_naming_a_summary(tmp_path: Path) -> None:
     message = str(result.exception)
     assert str(folder / "summary.json") in message and "first format" in message
     assert "gptnt sanzaru suite --out NEW" in message and "\n" not in message
+
+
+async def test_a_version_1_run_beside_a_run_of_today_is_refused_not_left_out(
+    tmp_path: Path,
+) -> None:
+    """A folder of runs holding a run of today's format and one of the first format: the old
+    run is refused by name (it was left out in silence, the report's n short by its episodes)."""
+    await suite(Team("oracle", "oracle"), tmp_path / "new", variant_ids=["base-1"], instances=1,
+                repeats=1)  # fmt: skip
+    folder = tmp_path / "old" / "base-1-i1-r1"
+    folder.mkdir(parents=True)
+    (folder / "summary.json").write_text('{"schema_version": 1, "episode_id": "base-1-i1-r1"}')
+    result = CliRunner().invoke(app, ["sanzaru", "report", str(tmp_path)])
+    assert str(folder / "summary.json") in str(result.exception), result.output
+    shown = CliRunner().invoke(app, ["sanzaru", "report", str(tmp_path / "new")])
+    assert shown.exit_code == 0, shown.output
