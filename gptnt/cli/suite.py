@@ -558,7 +558,7 @@ def suite_status(
     from gptnt.bounded import Tally
     from gptnt.cli import ExitCode
     from gptnt.cli._console import make_console
-    from gptnt.records import Ledger, read_fleet
+    from gptnt.records import Ledger, RunLock, read_fleet
 
     run_dir = Path(run) if Path(run).is_dir() else (out or Path("runs")) / run
     ledger = Ledger(run_dir)
@@ -583,11 +583,12 @@ def suite_status(
                       f"parked {len(parked)}", highlight=False)  # fmt: skip
     else:
         age = time.time() - fleet.updated_at
-        state = "running" if fleet.active and age < 30 else "not running"
+        # A suite killed mid-run leaves its view active: the writer's lock tells a live one.
+        live = fleet.active and age < 30 and RunLock(run_dir).held()
+        state = "running" if live else "not running"
         console.print(f"[bold]{run_dir.name}[/bold]: {state} (updated {age:.0f} s ago), cluster "
                       f"{fleet.scheduler}, {fleet.workers} worker(s), {fleet.slots} game "
                       f"slot(s); {fleet.episodes} episodes", highlight=False)  # fmt: skip
-        live = fleet.active and age < 30
         console.print(f"queued {len(fleet.queued) if live else 0}, in flight "
                       f"{len(fleet.in_flight) if live else 0}, done {done}, parked {len(parked)}",
                       highlight=False)  # fmt: skip

@@ -90,6 +90,18 @@ class RunLock:
             return
         stale.unlink(missing_ok=True)
 
+    def held(self) -> bool:
+        """Whether a run holds the lock now: one of another host (never guessed at), or a live
+        process of this one; a dead holder's lock, or none, is no run."""
+        if not self.path.exists():
+            return False
+        try:
+            holder = read_json(self.path, json.loads, limit=4096)
+            other_host, pid = str(holder["host"]), int(holder["pid"])
+        except (UnreadableError, KeyError, TypeError, ValueError):
+            return True  # not ours to judge: as acquire would refuse it
+        return other_host != socket.gethostname() or _alive(pid)
+
     def check(self) -> None:
         """Refuse now (``ConfigError``, as ``acquire`` would) when another live run holds the
         lock, before anything is printed or written; takes nothing (a dead holder's lock is

@@ -3,13 +3,15 @@ named on stderr, never shown as "not run by `suite run`" or as a silently smalle
 
 from __future__ import annotations
 
+import json
 import os
+import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from gptnt.records import FleetView, Ledger, write_fleet
+from gptnt.records import LOCK, FleetView, Ledger, write_fleet
 
 GPTNT = Path(sys.executable).parent / "gptnt"
 
@@ -53,3 +55,21 @@ def test_a_readable_run_warns_of_nothing(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "done 2, parked 0" in result.stdout, result.stdout
     assert "warning" not in result.stderr, result.stderr
+
+
+def test_a_suite_that_died_is_not_shown_running(tmp_path: Path) -> None:
+    """A suite killed (or stopped by a full disk) leaves its fleet view active with its episodes
+    in flight; only a live holder of the run's writer lock makes it "running"."""
+    run_dir = _run(tmp_path)
+    write_fleet(run_dir, FleetView(updated_at=time.time(), active=True, scheduler="local",
+                                   workers=2, slots=2, episodes=3))  # fmt: skip
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    lock = run_dir / LOCK
+    for pid, expected in ((int(dead.stdout), "not running"), (os.getpid(), "running")):
+        lock.write_text(json.dumps({"host": socket.gethostname(), "pid": pid, "since": 0}))
+        result = _status(run_dir)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.startswith(f"run: {expected} (updated "), result.stdout
+    lock.unlink()
+    assert _status(run_dir).stdout.startswith("run: not running")
