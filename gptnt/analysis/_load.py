@@ -36,6 +36,7 @@ from gptnt.records import (
     read_events,
     read_run_info,
     read_summary,
+    team_label,
     usd,
 )
 
@@ -78,6 +79,8 @@ class RecordedEpisode:
     def mission_id(self) -> str:
         if self.summary:
             return self.summary.mission_id
+        if self.sanzaru_started:
+            return self.sanzaru_started.variant
         return self.started.mission_id if self.started else self.key.split(".")[0]
 
     @property
@@ -85,6 +88,8 @@ class RecordedEpisode:
         """sync or async, as recorded."""
         if self.summary:
             return self.summary.mode
+        if self.sanzaru_started:
+            return "sync"  # SANZARU's rounds are turn-based
         return self.started.mode if self.started else "?"
 
     @property
@@ -129,6 +134,8 @@ class RecordedEpisode:
         the conditions that are not the paper's)."""
         if self.sanzaru is not None:
             return f"SANZARU {self.sanzaru.label()}"
+        if self.sanzaru_started is not None:  # its summary missing or unreadable
+            return f"SANZARU {team_label(self.sanzaru_started)}"
         return f"{self.defuser} × {self.expert}{self.condition}"
 
     @property

@@ -89,6 +89,7 @@ from gptnt.records._schema import (
     Tokens,
     Transcript,
     TurnEvent,
+    team_label,
 )
 
 __all__ = [
@@ -164,6 +165,7 @@ __all__ = [
     "requests",
     "store_message",
     "store_png",
+    "team_label",
     "unpack",
     "usd",
     "write_atomic",

@@ -442,20 +442,27 @@ class SanzaruResult(_Record):
     """The coder's guess, kept when a model judge (``gptnt sanzaru judge``) replaced it."""
 
     def label(self, *, hints: bool = True, thinking: bool = True) -> str:
-        """The team as tables name it: its name and each condition that is not the paper's
-        default (solo, hints other than weak, a thinking budget, an order other than Deaf,
-        Mute, Blind); ``hints``/``thinking`` False leave those out (a table with its own
-        column for them)."""
-        parts = [self.team]
-        if self.solo:
-            parts.append("solo")
-        elif hints and self.hints != "weak":
-            parts.append(f"{self.hints} hints")
-        if thinking and self.thinking:
-            parts.append(f"thinking {self.thinking}")
-        if self.order != ("deaf", "mute", "blind") and not self.solo:
-            parts.append("order " + "".join(r[0] for r in self.order))
-        return " · ".join(parts)
+        """The team as tables name it (``team_label``); ``hints``/``thinking`` False leave
+        those out (a table with its own column for them)."""
+        return team_label(self, hints=hints, thinking=thinking)
+
+
+def team_label(
+    s: SanzaruStarted | SanzaruResult, *, hints: bool = True, thinking: bool = True
+) -> str:
+    """A SANZARU team as tables name it, from its result or, when no summary reads, its first
+    event: its name and each condition that is not the paper's default (solo, hints other than
+    weak, a thinking budget, an order other than Deaf, Mute, Blind)."""
+    parts = [s.team]
+    if s.solo:
+        parts.append("solo")
+    elif hints and s.hints != "weak":
+        parts.append(f"{s.hints} hints")
+    if thinking and s.thinking:
+        parts.append(f"thinking {s.thinking}")
+    if s.order != ("deaf", "mute", "blind") and not s.solo:
+        parts.append("order " + "".join(r[0] for r in s.order))
+    return " · ".join(parts)
 
 
 Event = Annotated[

@@ -306,3 +306,27 @@ async def test_the_harness_and_version_a_sanzaru_episode_was_written_by_reach_th
     line = next(x for x in (tmp_path / "report" / "report.md").read_text().splitlines()
                 if x.startswith("- run:"))  # fmt: skip
     assert f"record schema v2, v6; harness {first.harness.version} @" in line, line
+
+
+async def test_a_sanzaru_episode_whose_summary_is_unreadable_stays_its_teams(
+    tmp_path: Path,
+) -> None:
+    """A torn summary: the episode is counted (not scored) under its team, variant and mode
+    from its first event, not under a KTANE-looking ``? × none (solo)`` of mode ``?``."""
+    run = tmp_path / "run"
+    team = Team("random", "random", hints="strong")
+    await suite(team, run, variant_ids=["base-1"], instances=1, repeats=2)
+    torn = run / "episodes" / "base-1-i1-r1-random.strong.dmb-a1" / "summary.json"
+    torn.write_bytes(torn.read_bytes()[:40])
+    exported = tmp_path / "export"
+    result = CliRunner().invoke(
+        app, ["export", str(run), "--out", str(exported), "--format", "csv"]
+    )
+    assert result.exit_code == 0, result.output
+    with (exported / "episodes.csv").open() as f:
+        rows = {r["episode_id"]: r for r in csv.DictReader(f)}
+    row = rows[torn.parent.name]
+    assert (row["pairing"], row["mission_id"], row["mode"], row["scored"]) == (
+        "SANZARU random · strong hints", "base-1", "sync", "False",
+    )  # fmt: skip
+    assert {r["pairing"] for r in rows.values()} == {"SANZARU random · strong hints"}
