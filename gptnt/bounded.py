@@ -17,6 +17,7 @@ This module depends on nothing of ours but ``gptnt.errors``, so every layer may 
 from __future__ import annotations
 
 import json
+import os
 import struct
 import zipfile
 import zlib
@@ -46,6 +47,12 @@ MAX_MEMBER_BYTES = 64 * 1024 * 1024
 """A zip member (a recorded response body) larger than this, uncompressed, is refused unread."""
 MAX_ARCHIVE_BYTES = 1024 * 1024 * 1024
 """What all members of one zip may inflate to together."""
+MAX_MEMBERS = 100_000
+"""Members of a zip at most: its central directory is read whole when it is opened (some
+500 bytes of memory for each 50 on disk), so a zip of millions of empty members is refused
+by what its end record declares, before that read."""
+MAX_DIRECTORY_BYTES = 16 * 1024 * 1024
+"""A zip's central directory at most (``MAX_MEMBERS`` with names of some 100 bytes)."""
 ZIP_METHODS = {zipfile.ZIP_STORED: "stored", zipfile.ZIP_DEFLATED: "deflate"}
 """The compression methods a recording may use."""
 
@@ -405,10 +412,47 @@ def zip_member(archive: zipfile.ZipFile, name: str, *, where: str,
     return data
 
 
+_EOCD = b"PK\x05\x06"  # end of central directory: entries u16 at +10, directory size u32 at +12
+_ZIP64_LOCATOR = b"PK\x06\x07"  # 20 bytes before it: the zip64 end record's offset u64 at +8
+_ZIP64_EOCD = b"PK\x06\x06"  # entries u64 at +32, directory size u64 at +40
+
+
+def _central_directory(path: Path) -> tuple[int, int] | None:
+    """The member count and the central directory's size in bytes that a zip's end record
+    declares (its zip64 record's, when it has one); ``None`` when there is no end record
+    (``zipfile`` then says it is no zip). ``zipfile`` reads the directory by its size, so
+    both are checked: a count can understate it."""
+    try:
+        with open(path, "rb") as source:
+            size = source.seek(0, os.SEEK_END)
+            source.seek(max(0, size - (22 + 0xFFFF)))  # the record and a comment of <= 64 KiB
+            tail = source.read()
+            at = tail.rfind(_EOCD)
+            if at < 0 or len(tail) < at + 22:
+                return None
+            count, directory = struct.unpack_from("<HI", tail, at + 10)
+            locator = at - 20
+            if locator >= 0 and tail[locator : locator + 4] == _ZIP64_LOCATOR:
+                (offset,) = struct.unpack_from("<Q", tail, locator + 8)
+                source.seek(offset)
+                record = source.read(48)
+                if len(record) == 48 and record[:4] == _ZIP64_EOCD:
+                    count, directory = struct.unpack_from("<QQ", record, 32)
+            return count, directory
+    except OSError:
+        return None  # zipfile's own open names the problem
+
+
 def open_zip(path: Path, *, where: str) -> zipfile.ZipFile:
     """The archive, its central directory read; the members' declared sizes together within
     ``MAX_ARCHIVE_BYTES``."""
     _regular(path)
+    declared = _central_directory(path)
+    if declared is not None and (declared[0] > MAX_MEMBERS or declared[1] > MAX_DIRECTORY_BYTES):
+        raise UnreadableError(
+            f"{where}: its end record declares {declared[0]} members in {_mib(declared[1])}, "
+            f"over the {MAX_MEMBERS} members or {_mib(MAX_DIRECTORY_BYTES)} an archive may hold"
+        )
     try:
         archive = zipfile.ZipFile(path)
     except FileNotFoundError:

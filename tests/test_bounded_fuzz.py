@@ -8,8 +8,10 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import struct
 import subprocess
 import sys
+import tracemalloc
 import zipfile
 from pathlib import Path
 
@@ -254,3 +256,31 @@ def test_json_numbers_past_python_s_digit_limit_are_one_line() -> None:
         "m.json: not valid JSON (Exceeds the limit (4300 digits) for integer string conversion: "
         "value has 5000 digits)"
     )
+
+
+def test_a_zip_of_too_many_members_is_refused_before_its_directory_is_read(
+    tmp_path: Path,
+) -> None:
+    """Found by attacking the readers: zipfile reads the whole central directory on open (167 MB
+    of memory and 12 s for 300,000 empty members in a 24 MB file). The end record's count and
+    directory size are checked first; a count that understates the directory does not pass."""
+    from gptnt.bounded import MAX_DIRECTORY_BYTES, MAX_MEMBERS
+
+    path = tmp_path / "many.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        for i in range(MAX_MEMBERS + 1):
+            zf.writestr(f"{i:0150d}", b"")
+    data = bytearray(path.read_bytes())
+    end = data.rfind(b"PK\x06\x06")  # over 65,535 members: the zip64 end record says
+    assert struct.unpack_from("<Q", data, end + 40)[0] > MAX_DIRECTORY_BYTES
+    with pytest.raises(UnreadableError, match=f"declares {MAX_MEMBERS + 1} members"):
+        read_recording(path)
+    struct.pack_into("<QQ", data, end + 24, 1, 1)  # the count says one member
+    path.write_bytes(bytes(data))
+    tracemalloc.start()
+    try:
+        with pytest.raises(UnreadableError, match="declares 1 members in"):
+            read_recording(path)
+        assert tracemalloc.get_traced_memory()[1] < 1024 * 1024
+    finally:
+        tracemalloc.stop()
