@@ -9,10 +9,13 @@ median over ``--repeats`` and as a ratio to a floor measured in the same run:
   worker): its ratio to the floor is what the episode loop, the policy and the records cost;
 - **parallel**: seconds per episode of the full run on ``--workers`` processes and the
   projected time of 11 × 1,000 episodes;
-- CPU seconds per episode (this process and its workers), which a loaded machine inflates
-  less than wall time.
+- CPU seconds per episode (``time.process_time``) of the floor and of one worker, their ratio,
+  and their difference: the loop's own CPU per episode. A loaded machine inflates CPU time
+  much less than wall time, so compare versions by these.
 
-Compare two versions by the one-worker ratio, each measured by this script on its own tree.
+Compare two versions by running this same script with each version's library (the script only
+uses what both export): the figures of the episode loop before it was shared with served
+episodes, measured that way, are in docs/benchmarks.md.
 
 Usage::
 
@@ -46,13 +49,13 @@ def _cpu() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def _floor(missions: list[Mission]) -> float:
-    """Seconds per episode of the simulator alone: each mission started, lit and stepped
-    until its clock runs out."""
+def _floor(missions: list[Mission]) -> tuple[float, float]:
+    """Wall and CPU seconds per episode of the simulator alone: each mission started, lit and
+    stepped until its clock runs out."""
     width, height = BASELINE_SIZE
     game = Game(width=width, height=height, transition_seconds=0.0, clock=lambda: 0.0,
                 capture_frames=False, ruleset=ruleset(1))  # fmt: skip
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for mission in missions:
         if game.health() != Lifecycle.SETUP.value:
             game.reset()
@@ -62,7 +65,8 @@ def _floor(missions: list[Mission]) -> float:
         while not game.state().is_detonated:
             game.timestep()
             game.buffer(last=0)
-    return (time.perf_counter() - start) / len(missions)
+    n = len(missions)
+    return (time.perf_counter() - start) / n, (time.process_time() - cpu) / n
 
 
 def main() -> None:
@@ -79,29 +83,43 @@ def main() -> None:
     sample = [m for m in one_per_kind for _ in range(args.floor_per_kind)]
     sample_specs = [baseline_spec(m.id, 1000 + i) for i, m in enumerate(sample)]
 
-    floors, ones, walls, cpus = [], [], [], []
+    floors, floor_cpus, ones, one_cpus, walls, cpus = [], [], [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
+        # Warm-up, not timed: imports, the simulator's picture caches, the mask PNGs.
+        play_baseline(sample_specs, Path(tmp) / "warm", workers=1)
+        _floor(sample)
         for i in range(args.repeats):
-            floors.append(_floor(sample))
-            start = time.perf_counter()
+            wall, cpu = _floor(sample)
+            floors.append(wall)
+            floor_cpus.append(cpu)
+            start, cpu0 = time.perf_counter(), time.process_time()
             play_baseline(sample_specs, Path(tmp) / f"one{i}", workers=1)
             ones.append((time.perf_counter() - start) / len(sample_specs))
+            one_cpus.append((time.process_time() - cpu0) / len(sample_specs))
             cpu0, start = _cpu(), time.perf_counter()
             done = play_baseline(specs, Path(tmp) / f"run{i}", workers=args.workers)
             walls.append((time.perf_counter() - start) / len(done))
             cpus.append((_cpu() - cpu0) / len(done))
 
     floor, one, per_episode = (statistics.median(x) for x in (floors, ones, walls))
+    floor_cpu, one_cpu = statistics.median(floor_cpus), statistics.median(one_cpus)
+    loop_cpu = statistics.median(o - f for o, f in zip(one_cpus, floor_cpus, strict=True))
     projected = per_episode * FULL
     print(f"episodes per run: {len(specs)} on {args.workers} worker(s); cores: {os.cpu_count()}")
+    print(f"load average         : {os.getloadavg()[0]:8.2f} (1 min, at the end)")
     print(f"floor (simulator)    : {floor * 1000:8.1f} ms/episode")
     print(f"one worker           : {one * 1000:8.1f} ms/episode = {one / floor:5.2f}× the floor")
+    print(
+        f"one worker, CPU      : {one_cpu * 1000:8.1f} ms/episode = "
+        f"{one_cpu / floor_cpu:5.2f}× the floor's {floor_cpu * 1000:.1f} ms; "
+        f"the loop's own {loop_cpu * 1000:.1f} ms"
+    )
     print(
         f"parallel             : {per_episode * 1000:8.1f} ms/episode = "
         f"{per_episode / floor:5.2f}× the floor ({one / per_episode:4.2f}× one worker, "
         f"ideal {args.workers}×)"
     )
-    print(f"CPU                  : {statistics.median(cpus) * 1000:8.1f} ms/episode")
+    print(f"parallel, CPU        : {statistics.median(cpus) * 1000:8.1f} ms/episode")
     print(
         f"11 × 1,000 episodes  : {projected:8.1f} s projected "
         f"({projected / TARGET_S:4.2f}× the {TARGET_S:.0f} s target)"
