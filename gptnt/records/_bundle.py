@@ -21,8 +21,8 @@ from pathlib import Path, PurePosixPath
 from pydantic import ValidationError
 
 from gptnt.errors import GptntError
-from gptnt.records._episode import SUMMARY, write_atomic
-from gptnt.records._schema import Summary
+from gptnt.records._episode import EVENTS, SUMMARY, write_atomic
+from gptnt.records._schema import EpisodeStarted, Harness, Summary
 
 MAX_BUNDLE_BYTES = 256 * 1024 * 1024
 """Decoded bytes one episode's records may hold (a 300 s async episode's frames, events and logs
@@ -52,12 +52,14 @@ def check(
     mission_id: str,
     max_bytes: int = MAX_BUNDLE_BYTES,
     max_files: int = MAX_BUNDLE_FILES,
+    harness: Harness | None = None,
 ) -> tuple[dict[PurePosixPath, bytes], Summary]:
     """The files of a packed episode and its summary, checked whole: a JSON object of relative
     paths inside the episode's directory (no absolute path, no ``..``, no backslash or NUL)
     to base64 data, at most ``max_files`` files and ``max_bytes`` decoded bytes, with a
-    ``summary.json`` of the schema for this ``attempt`` of ``mission_id``. ``BundleError``
-    otherwise; nothing is written either way."""
+    ``summary.json`` of the schema for this ``attempt`` of ``mission_id``, and (``harness``)
+    played by that harness: an episode a host of another gptnt played is another experiment,
+    whatever its records say. ``BundleError`` otherwise; nothing is written either way."""
     if not isinstance(bundle, str):
         raise BundleError(f"episode bundle: a {type(bundle).__name__}, not packed records")
     if len(bundle) > max_bytes * 4 // 3 + 64 * max_files + 2:
@@ -100,7 +102,30 @@ def check(
             f"episode bundle: {SUMMARY} is attempt {summary.attempt} of {summary.mission_id}, "
             f"not the attempt {attempt} of {mission_id} it was sent for"
         )
+    if harness is not None:
+        _same_harness(checked.get(PurePosixPath(EVENTS), b""), harness)
     return checked, summary
+
+
+def _same_harness(events: bytes, ours: Harness) -> None:
+    """Refuse an episode whose start names another harness (version, commit) than ``ours``."""
+    first = events.split(b"\n", 1)[0]
+    try:
+        started = EpisodeStarted.model_validate_json(first)
+    except ValidationError:
+        return  # no start recorded (it crashed first): nothing was played to mix in
+    theirs = started.harness
+    if theirs is None or (theirs.version, theirs.commit) != (ours.version, ours.commit):
+        raise BundleError(
+            f"episode bundle: played by gptnt {_name(theirs)}, not this suite's "
+            f"{_name(ours)}; run the same gptnt on every game host"
+        )
+
+
+def _name(harness: Harness | None) -> str:
+    if harness is None:
+        return "of an unknown version"
+    return harness.version + (f" (commit {harness.commit[:12]})" if harness.commit else "")
 
 
 def unpack(files: dict[PurePosixPath, bytes], episode_dir: Path) -> int:

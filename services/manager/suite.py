@@ -51,6 +51,7 @@ from gptnt.records import (
     RunLock,
     check,
     episode_dir,
+    harness,
     unpack,
     usd,
     write_atomic,
@@ -585,7 +586,8 @@ class _Played:
             files = None
         else:
             try:
-                files, summary = check(result, attempt=spec.attempt, mission_id=spec.mission_id)
+                files, summary = check(result, attempt=spec.attempt, mission_id=spec.mission_id,
+                                       harness=harness())  # fmt: skip
             except BundleError as err:
                 log.warning("suite: refused the result of %s attempt %d: %s", spec.key,
                             spec.attempt, err)  # fmt: skip

@@ -13,10 +13,13 @@ import pytest
 
 from gptnt.records import (
     BundleError,
+    EpisodeStarted,
+    Harness,
     Ledger,
     PlayerInfo,
     Summary,
     check,
+    harness,
     pack,
     read_summary,
     unpack,
@@ -112,3 +115,23 @@ def test_the_ledger_settles_each_attempt_and_parks_from_its_own_count(tmp_path: 
     ]  # fmt: skip
     assert ledger.has("k", 2) and ledger.next_attempt("k") == 5 and "k" in ledger.done()
     assert third.episode_dir == "episodes/k-a4"
+
+
+def test_an_episode_played_by_another_harness_is_refused(tmp_path: Path) -> None:
+    """A game host running another gptnt (version or commit) played another experiment: its
+    records would mix into the suite's rates unnoticed, so the suite refuses them."""
+    ours = harness()
+    source = _episode(tmp_path)
+    start = EpisodeStarted(episode_id="e", mission_id="Wires-234", mode="sync", players=PLAYERS,
+                           mission="{}", at=time.time(), harness=ours)  # fmt: skip
+    (source / "events.jsonl").write_text(start.model_dump_json() + "\n")
+    check(pack(source), attempt=1, mission_id="Wires-234", harness=ours)
+    for other in (Harness(version="0.0.1", commit=ours.commit),
+                  Harness(version=ours.version, commit="f" * 40), None):  # fmt: skip
+        start = start.model_copy(update={"harness": other})
+        (source / "events.jsonl").write_text(start.model_dump_json() + "\n")
+        with pytest.raises(BundleError, match="played by gptnt .*, not this suite's"):
+            check(pack(source), attempt=1, mission_id="Wires-234", harness=ours)
+    # Without a start (an attempt that crashed before it) there is nothing played to refuse.
+    (source / "events.jsonl").write_text("")
+    check(pack(source), attempt=1, mission_id="Wires-234", harness=ours)
