@@ -486,7 +486,9 @@ class _Played:
             self.no_hosts_since, self.warned = now, False
         elif now - self.no_hosts_since > _NO_HOSTS_WARN_S and not self.warned:
             self.warned = True
-            log.warning("suite: the cluster at %s has no game slot: %s", self.where, why)
+            log.warning("suite: the cluster at %s has no game slot: %s; the suite stops in "
+                        "%.0f s unless a game host joins", self.where, why,
+                        NO_HOSTS_S - (now - self.no_hosts_since))  # fmt: skip
         if now - self.no_hosts_since > NO_HOSTS_S:
             raise ClusterError(
                 f"the cluster at {self.where} had no game slot for {NO_HOSTS_S:.0f} s ({why}); "
