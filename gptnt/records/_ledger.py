@@ -89,8 +89,11 @@ class Ledger:
     def append(self, entry: LedgerEntry) -> None:
         self.run_dir.mkdir(parents=True, exist_ok=True)
         line = (entry.model_dump_json() + "\n").encode()
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
         try:
+            size = os.fstat(fd).st_size
+            if size and os.pread(fd, 1, size - 1) != b"\n":
+                line = b"\n" + line  # end a torn last line (a killed writer's): ours stays whole
             os.write(fd, line)
         finally:
             os.close(fd)

@@ -265,3 +265,21 @@ def test_a_rule_seed_copied_into_the_conditions_still_reads(tmp_path: Path) -> N
     assert "rule_seed" not in read.conditions.model_dump()
     with pytest.raises(ValueError, match="extra"):  # other unknown fields are still refused
         Summary.model_validate_json(summary.replace('"suite"', '"suit"'))
+
+
+def test_a_line_after_a_torn_last_line_is_kept_whole(tmp_path: Path) -> None:
+    """A writer killed mid-line (SIGKILL, a power cut) leaves the ledger without its final
+    newline: the resumed run's first line was glued onto the torn one, and that finished
+    attempt vanished from the ledger (found by killing a suite and resuming it)."""
+    ledger = Ledger(tmp_path)
+    ledger.close("Wires-234.sync.oracle-oracle.r0", 1, "solved")
+    with ledger.path.open("ab") as torn:
+        torn.write(b'{"kind":"ledger_entry","schema_version":6,"episode_key":"Wires-2')
+    ledger.close("Wires-286.sync.oracle-oracle.r0", 1, "solved")
+    tally = Tally()
+    assert sorted(ledger.latest(tally=tally)) == [
+        "Wires-234.sync.oracle-oracle.r0",
+        "Wires-286.sync.oracle-oracle.r0",
+    ]
+    assert tally.total == 1  # the torn line, still counted and named
+    assert ledger.path.read_bytes().endswith(b"}\n")
