@@ -85,7 +85,10 @@ def show(
 
     from gptnt.cli._console import make_console
     from gptnt.config import load_config
+    from gptnt.errors import ConfigError
 
+    if mode is not None and mission is None:  # it would be ignored
+        raise ConfigError(f"--mode {mode!r}: only with --mission; give a mission or leave it out")
     layered = load_config(config, flags=parse_sets(set_ or []))
     rows = layered.rows()
     budgets = _budgets(layered, mission, mode) if mission is not None else []

@@ -3,7 +3,8 @@
 that never ends, a server on a port that does not exist, or a seed the game cannot play. A few
 flags are bounded elsewhere (the setting they set) or are caps, where any size means only "at
 most this"; they are listed here with the reason. Then each kind of bound, and the up-front
-checks of a command's output file and listening address, through the real script."""
+checks of a command's output file and listening address (and a flag that would be ignored),
+through the real script."""
 
 from __future__ import annotations
 
@@ -93,6 +94,7 @@ def test_bounds_outputs_and_addresses_are_checked_up_front(tmp_path: Path, held_
         (("sim", "record", "--out", str(tmp_path / "folder")), "folder: is a directory; give"),
         (("sim", "record", "--out", str(tmp_path / "fifo")), "fifo: is not a regular file"),
         (("manual", "build", "--out", str(tmp_path / "fifo")), "fifo: is a file, not a directory"),
+        (("config", "show", "--mode", "sync"), "--mode 'sync': only with --mission"),
     ]  # fmt: skip
     for args, expected in rows:
         done = _gptnt(*args, cwd=tmp_path)
