@@ -249,6 +249,59 @@ async def _null_content(call: Call) -> None:
     await call.reply(None)
 
 
+def _with_usage(usage: object) -> Handler:
+    """A valid answer whose usage report is ``usage`` (absurd, null, of the wrong kind): the
+    reply counts, its tokens and cost are unknown, never a fortune or a free call."""
+
+    async def answer(call: Call) -> None:
+        document = completion(WAIT)
+        document["usage"] = usage
+        await call.json(200, document)
+
+    return answer
+
+
+async def _reasoning_huge(call: Call) -> None:
+    """A valid answer with ARG MB (10) of ``reasoning_content`` beside it."""
+    await call.reply(WAIT, reasoning_content="r" * int((call.arg or 10) * 1_000_000))
+
+
+async def _many_tools(call: Call) -> None:
+    """ARG (5000) tool calls in one answer (no tools were offered)."""
+    tool = {"type": "function", "function": {"name": "press", "arguments": '{"label": "A"}'}}
+    calls = [{"id": f"t{i}", **tool} for i in range(int(call.arg or 5000))]
+    await call.reply(None, finish="tool_calls", tool_calls=calls)
+
+
+async def _null_message(call: Call) -> None:
+    document = completion(WAIT)
+    document["choices"][0]["message"] = None  # type: ignore[index]
+    await call.json(200, document)
+
+
+async def _content_number(call: Call) -> None:
+    document = completion(WAIT)
+    document["choices"][0]["message"]["content"] = 42  # type: ignore[index]
+    await call.json(200, document)
+
+
+async def _forbidden(call: Call) -> None:
+    await call.json(403, _error(403, "this key may not use this model"))
+
+
+async def _headers_hang(call: Call) -> None:
+    """Headers promising a body, then nothing, for ever."""
+    await call.send(200, b"", length=5000)
+    await asyncio.sleep(3600)
+
+
+async def _ids_huge(call: Call) -> None:
+    """A valid answer whose ``id`` and ``model`` are 5 MB each."""
+    document = completion(WAIT)
+    document["id"] = document["model"] = "i" * 5_000_000
+    await call.json(200, document)
+
+
 def _big_completion(megabytes: float) -> bytes:
     size = int(megabytes * 1_000_000)
     return json.dumps(completion("<think>" + "hmm " * (size // 4) + "</think>" + WAIT)).encode()
@@ -368,6 +421,29 @@ BEHAVIOURS: dict[str, Behaviour] = {
     "endless": Behaviour(_endless, True, "a body that never ends, at full speed"),
     "endless-trickle": Behaviour(_endless_trickle, True, "a body that never ends, a byte / ARG s"),
     "gzip-bomb": Behaviour(_gzip_bomb, True, "ARG MB (200) gzipped, not asked for"),
+    "usage-negative": Behaviour(
+        _with_usage({"prompt_tokens": -1000, "completion_tokens": -5, "total_tokens": -1005}),
+        False,
+        "a valid answer with negative token counts",
+    ),
+    "usage-huge": Behaviour(
+        _with_usage({"prompt_tokens": 10**15, "completion_tokens": 10**15, "total_tokens": 0}),
+        False,
+        "a valid answer claiming 10^15 tokens",
+    ),
+    "usage-null": Behaviour(_with_usage(None), False, 'a valid answer with "usage": null'),
+    "usage-string": Behaviour(
+        _with_usage({"prompt_tokens": "lots", "completion_tokens": 1, "total_tokens": 1}),
+        True,
+        "token counts that are not numbers",
+    ),
+    "reasoning-huge": Behaviour(_reasoning_huge, False, "ARG MB (10) of reasoning_content"),
+    "many-tools": Behaviour(_many_tools, False, "ARG (5000) tool calls in one answer"),
+    "null-message": Behaviour(_null_message, True, '"message": null'),
+    "content-number": Behaviour(_content_number, True, '"content": 42'),
+    "forbidden": Behaviour(_forbidden, True, "403 every call"),
+    "headers-hang": Behaviour(_headers_hang, True, "headers, then no body, for ever"),
+    "ids-huge": Behaviour(_ids_huge, False, "a valid answer with 5 MB id and model"),
 }
 
 
