@@ -12,6 +12,14 @@ from pathlib import Path
 import pytest
 from child_server import GPTNT
 from dask_scheduler import dask_scheduler
+from standin_players import (
+    STANDIN_KEY,
+    STANDIN_KEY_ENV,
+    Latency,
+    Standin,
+    player_yaml,
+    standin_in_thread,
+)
 
 from gptnt.records import Ledger, read_events, read_summary
 
@@ -98,32 +106,41 @@ def test_a_suite_stopped_with_ctrl_c_resumes_on_the_same_workers(tmp_path: Path)
     elsewhere = tmp_path / "other-host"
     elsewhere.mkdir()
     env = {k: v for k, v in os.environ.items() if k != "GPTNT_REDIS_URL"}
-    with dask_scheduler() as scheduler:
-        worker = subprocess.Popen(
-            [*GPTNT, "worker", "--scheduler", scheduler, "--out", "staging"], cwd=elsewhere,
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-        )  # fmt: skip
-        try:
-            suite = [*GPTNT, "suite", "run", "single", "--only", "Wires-234,Keypad-286",
-                     "--modes", "sync", "--launch", "task", "--run", "again",
-                     "--out", str(tmp_path / "runs"), "--scheduler", scheduler]  # fmt: skip
-            first = subprocess.Popen(suite, env=env, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True)  # fmt: skip
-            run_dir = tmp_path / "runs" / "again"
-            deadline = time.monotonic() + 240
-            while time.monotonic() < deadline and first.poll() is None:
-                fleet = read_fleet(run_dir)
-                if fleet is not None and fleet.in_flight:
-                    break
-                time.sleep(0.2)
-            first.send_signal(signal.SIGINT)
-            _, first_err = first.communicate(timeout=240)
-            assert first.returncode == 130, first_err
-            again = subprocess.run(suite, env=env, capture_output=True, text=True, timeout=240,
-                                   check=False)  # fmt: skip
-        finally:
-            worker.terminate()
-            worker.communicate(timeout=60)
+    env[STANDIN_KEY_ENV] = STANDIN_KEY
+    # Players that wait, answering in about half a second: the first suite's episodes last long
+    # enough to be seen in flight (the oracle's can end between two rewrites of fleet.json).
+    with standin_in_thread(Standin(Latency(0.5, 0.2, 0.2, 1.0))) as standin:
+        player = player_yaml(tmp_path / "waits.yaml", standin, "idle")
+        with dask_scheduler() as scheduler:
+            worker = subprocess.Popen(
+                [*GPTNT, "worker", "--scheduler", scheduler, "--out", "staging"], cwd=elsewhere,
+                env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            )  # fmt: skip
+            try:
+                suite = [*GPTNT, "suite", "run", "single", "--only", "Wires-234,Keypad-286",
+                         "--modes", "sync", "--launch", "task", "--run", "again",
+                         "--out", str(tmp_path / "runs"), "--scheduler", scheduler,
+                         "--players", str(player), "--yes"]  # fmt: skip
+                first = subprocess.Popen(suite, env=env, stdout=subprocess.PIPE,
+                                         stderr=subprocess.PIPE, text=True)  # fmt: skip
+                run_dir = tmp_path / "runs" / "again"
+                deadline = time.monotonic() + 240
+                seen = False
+                while time.monotonic() < deadline and first.poll() is None and not seen:
+                    fleet = read_fleet(run_dir)
+                    seen = fleet is not None and bool(fleet.in_flight)
+                    time.sleep(0.2)
+                if not seen:
+                    first.kill()
+                    pytest.fail(f"no episode seen in flight: {first.communicate()[1][-2000:]}")
+                first.send_signal(signal.SIGINT)
+                _, first_err = first.communicate(timeout=240)
+                assert first.returncode == 130, first_err
+                again = subprocess.run(suite, env=env, capture_output=True, text=True,
+                                       timeout=300, check=False)  # fmt: skip
+            finally:
+                worker.terminate()
+                worker.communicate(timeout=60)
     assert again.returncode == 0, again.stderr[-3000:]
     latest = Ledger(run_dir).latest()
     assert len(latest) == 2 and {e.status for e in latest.values()} == {"finished"}, latest
