@@ -518,6 +518,8 @@ class Game:
         events = {t1, *(p for p in (0.0, FIRST_LIGHTS_ON_DELAY) if t0 < p <= t1)}
         events.update(due for due, _ in mission.scheduled if t0 < due <= t1)
         points = events.union(k * FRAME_PERIOD for k in range(first, last + 1))
+        # A frame point within _EPS past t1 is the run's last time: the bomb ends there too
+        events.add(max(points))
         for p in sorted(points):
             mission.t = p
             if p >= 0:

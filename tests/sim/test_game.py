@@ -562,3 +562,27 @@ def test_the_state_kept_between_changes_is_what_the_modules_export_now(seed: int
         kept += sum(now is before for now, before in zip(state.modules, previous))
         previous = state.modules
     assert kept > 0
+
+
+def test_the_bombs_clock_ends_a_run_at_the_games_time() -> None:
+    """A run whose end falls a rounding error short of a frame point captures that point
+    (ten 0.1 s steps end at 0.9999…): the bomb is stepped there too, so the /state timer
+    reads the time the frames show (e.g. 10.0 s left, not 10.000…014)."""
+    clock = ManualClock()
+    game = _game(clock)
+    game.start_mission(_config(time_limit=60, components=["BigButton", "Maze"]))
+    game.set_step_unit(100)
+    game.timestep()
+    game.fast_forward(Lifecycle.LIGHTS_ON)
+    for i in range(120):
+        if i % 2:
+            game.timestep()
+        else:
+            game.set_time_scale(1.0)
+            clock.now += 0.1
+        mission = game._mission
+        assert mission is not None
+        state = game.state()
+        assert mission.bomb.now == mission.t, i
+        played = max(0.0, mission.t - 1.5)  # the clock starts at the first lights-on
+        assert state.timer_module.seconds_remaining == pytest.approx(60 - played, abs=1e-9)
