@@ -97,13 +97,7 @@ def check_out(out: Path) -> None:
         if not os.access(out, os.W_OK | os.X_OK):
             raise ConfigError(f"--out {out}: the directory is not writable; choose another")
         return
-    parent = out.absolute().parent
-    while not parent.exists():
-        parent = parent.parent
-    if not parent.is_dir():
-        raise ConfigError(f"--out {out}: {parent} is a file, not a directory; choose another path")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise ConfigError(f"--out {out}: cannot create it inside {parent} (not writable)")
+    _check_parent(out, "--out", "create it")
 
 
 def check_out_file(out: Path, *, flag: str = "--out") -> None:
@@ -116,13 +110,18 @@ def check_out_file(out: Path, *, flag: str = "--out") -> None:
         raise ConfigError(f"{flag} {out}: is {kind}; give the path of a file to write")
     if out.exists() and not os.access(out, os.W_OK):
         raise ConfigError(f"{flag} {out}: the file is not writable; choose another path")
+    _check_parent(out, flag, "write")
+
+
+def _check_parent(out: Path, flag: str, verb: str) -> None:
+    """The nearest existing ancestor of ``out`` is a directory we may ``verb`` inside."""
     parent = out.absolute().parent
     while not parent.exists():
         parent = parent.parent
     if not parent.is_dir():
         raise ConfigError(f"{flag} {out}: {parent} is a file, not a directory; choose another path")
     if not os.access(parent, os.W_OK | os.X_OK):
-        raise ConfigError(f"{flag} {out}: cannot write inside {parent} (not writable)")
+        raise ConfigError(f"{flag} {out}: cannot {verb} inside {parent} (not writable)")
 
 
 def check_game(game: str) -> None:
