@@ -6,14 +6,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import subprocess
 import sys
 import threading
+import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+import pytest
 from hostile_standin import BEHAVIOURS, Hostile
 from model_standin import Latency, Standin
+
+from gptnt.records import FleetView, read_fleet
 
 STANDIN_KEY_ENV = "GPTNT_STANDIN_KEY"
 STANDIN_KEY = "sk-standin-0123456789abcdef"  # a fake key: the records must never show it
@@ -54,6 +59,29 @@ def standin_in_thread(standin: Standin) -> Iterator[Standin]:
         loop.close()
 
 
+@contextlib.contextmanager
+def waiting_player(folder: Path, latency: Latency) -> Iterator[tuple[Path, dict[str, str]]]:
+    """A model player that always waits, answering after ``latency``, and the environment a
+    ``gptnt`` child needs to reach it: its episodes last long enough to be watched in flight."""
+    with standin_in_thread(Standin(latency)) as standin:
+        yield player_yaml(folder / "waits.yaml", standin, "idle"), {STANDIN_KEY_ENV: STANDIN_KEY}
+
+
+def wait_in_flight(
+    suite: subprocess.Popen[str], run_dir: Path, *, within_s: float = 240
+) -> FleetView:
+    """The run's fleet view once an episode is in flight; a failure naming the suite's stderr
+    when none is within ``within_s`` (or the suite ends first)."""
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline and suite.poll() is None:
+        fleet = read_fleet(run_dir)
+        if fleet is not None and fleet.in_flight:
+            return fleet
+        time.sleep(0.2)
+    suite.kill()
+    pytest.fail(f"no episode seen in flight: {suite.communicate()[1][-2000:]}")
+
+
 def hostile_yaml(path: Path, hostile: Hostile, behaviour: str, **extra: object) -> Path:
     """A player config pointing at one behaviour of the hostile stand-in."""
     return _write_player(path, "openai:hostile", f"{hostile.url}/{behaviour}/v1", extra)
@@ -83,4 +111,6 @@ __all__ = [
     "player_yaml",
     "standin_in_thread",
     "start_standin",
+    "wait_in_flight",
+    "waiting_player",
 ]

@@ -10,14 +10,7 @@ from pathlib import Path
 
 import pytest
 from child_server import GPTNT
-from standin_players import (
-    STANDIN_KEY,
-    STANDIN_KEY_ENV,
-    Latency,
-    Standin,
-    player_yaml,
-    standin_in_thread,
-)
+from standin_players import Latency, wait_in_flight, waiting_player
 
 from gptnt.records import Ledger, read_run_info, read_summary
 
@@ -205,31 +198,19 @@ def test_a_local_worker_that_stalls_longer_than_the_fleet_ttl_is_not_lost(tmp_pa
     import signal
     import time
 
-    from gptnt.records import read_fleet
-
     env = {k: v for k, v in os.environ.items() if k != "GPTNT_REDIS_URL"}
-    env[STANDIN_KEY_ENV] = STANDIN_KEY
     # A model that waits, answering in about a second: 27 turns in flight, long enough to be
     # seen in fleet.json (the oracle's whole episode can pass between two rewrites).
-    with standin_in_thread(Standin(Latency(1.0, 0.2, 0.5, 2.0))) as standin:
-        player = player_yaml(tmp_path / "waits.yaml", standin, "idle")
+    with waiting_player(tmp_path, Latency(1.0, 0.2, 0.5, 2.0)) as (player, reach):
         suite = subprocess.Popen(
             [*GPTNT, "suite", "run", "solo-no-manual", "--only", "Wires-234", "--games", "1",
              "--launch", "task", "--run", "stalled", "--out", str(tmp_path), "--retries", "0",
              "--players", str(player), "--yes"],
-            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**env, **reach}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
         run_dir = tmp_path / "stalled"
-        deadline = time.monotonic() + 240
-        worker = 0
-        while time.monotonic() < deadline and suite.poll() is None and not worker:
-            fleet = read_fleet(run_dir)
-            if fleet is not None and fleet.in_flight:
-                worker = int(fleet.in_flight[0].worker.rsplit("-", 1)[1])
-            time.sleep(0.2)
-        if not worker:
-            suite.kill()
-            pytest.fail(f"no episode seen in flight: {suite.communicate()[1][-2000:]}")
+        fleet = wait_in_flight(suite, run_dir)
+        worker = int(fleet.in_flight[0].worker.rsplit("-", 1)[1])
         os.kill(worker, signal.SIGSTOP)
         try:
             time.sleep(45)

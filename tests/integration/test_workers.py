@@ -5,25 +5,35 @@ suite's run directory, and a rerun replays none of them."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from child_server import GPTNT
 from dask_scheduler import dask_scheduler
-from standin_players import (
-    STANDIN_KEY,
-    STANDIN_KEY_ENV,
-    Latency,
-    Standin,
-    player_yaml,
-    standin_in_thread,
-)
+from standin_players import Latency, wait_in_flight, waiting_player
 
 from gptnt.records import Ledger, read_events, read_summary
 
 MISSIONS = "Wires-234,Keypad-286,Wires-337"
+
+
+@contextlib.contextmanager
+def _worker(scheduler: str, cwd: Path, env: dict[str, str]) -> Iterator[subprocess.Popen[str]]:
+    """A ``gptnt worker`` of the scheduler, in its own working directory (another host's
+    disk), stopped when the block ends."""
+    worker = subprocess.Popen(
+        [*GPTNT, "worker", "--scheduler", scheduler, "--out", "staging"], cwd=cwd,
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        yield worker
+    finally:
+        worker.terminate()
+        worker.communicate(timeout=60)
 
 
 @pytest.mark.slow
@@ -31,23 +41,15 @@ def test_a_remote_workers_records_reach_the_run_and_are_not_replayed(tmp_path: P
     elsewhere = tmp_path / "other-host"
     elsewhere.mkdir()
     env = {k: v for k, v in os.environ.items() if k != "GPTNT_REDIS_URL"}
-    with dask_scheduler() as scheduler:
-        worker = subprocess.Popen(
-            [*GPTNT, "worker", "--scheduler", scheduler, "--out", "staging"], cwd=elsewhere,
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-        )  # fmt: skip
-        try:
-            suite = [*GPTNT, "suite", "run", "single", "--only", MISSIONS, "--modes", "sync",
-                     "--launch", "task", "--run", "multi", "--out", str(tmp_path / "runs"),
-                     "--scheduler", scheduler]  # fmt: skip
-            run = {"env": env, "capture_output": True, "text": True, "timeout": 300}
-            done = subprocess.run(suite, check=False, **run)  # type: ignore[call-overload]
-            assert done.returncode == 0, done.stderr + done.stdout
-            again = subprocess.run(suite, check=False, **run)  # type: ignore[call-overload]
-            assert again.returncode == 0, again.stderr
-        finally:
-            worker.terminate()
-            worker.communicate(timeout=60)
+    with dask_scheduler() as scheduler, _worker(scheduler, elsewhere, env) as worker:
+        suite = [*GPTNT, "suite", "run", "single", "--only", MISSIONS, "--modes", "sync",
+                 "--launch", "task", "--run", "multi", "--out", str(tmp_path / "runs"),
+                 "--scheduler", scheduler]  # fmt: skip
+        run = {"env": env, "capture_output": True, "text": True, "timeout": 300}
+        done = subprocess.run(suite, check=False, **run)  # type: ignore[call-overload]
+        assert done.returncode == 0, done.stderr + done.stdout
+        again = subprocess.run(suite, check=False, **run)  # type: ignore[call-overload]
+        assert again.returncode == 0, again.stderr
     assert worker.returncode == 130  # SIGTERM: interrupted, as documented
     # Staged per suite invocation (the run's name and a mark): ``staging/multi-<hex>``.
     played_elsewhere = list((elsewhere / "staging").glob("multi-*/episodes/*"))
@@ -99,48 +101,28 @@ def test_a_suite_stopped_with_ctrl_c_resumes_on_the_same_workers(tmp_path: Path)
     must not stay on the worker for the next suite of that run name (which then got every task
     back unplayed, for ever)."""
     import signal
-    import time
-
-    from gptnt.records import read_fleet
 
     elsewhere = tmp_path / "other-host"
     elsewhere.mkdir()
     env = {k: v for k, v in os.environ.items() if k != "GPTNT_REDIS_URL"}
-    env[STANDIN_KEY_ENV] = STANDIN_KEY
     # Players that wait, answering in about half a second: the first suite's episodes last long
     # enough to be seen in flight (the oracle's can end between two rewrites of fleet.json).
-    with standin_in_thread(Standin(Latency(0.5, 0.2, 0.2, 1.0))) as standin:
-        player = player_yaml(tmp_path / "waits.yaml", standin, "idle")
-        with dask_scheduler() as scheduler:
-            worker = subprocess.Popen(
-                [*GPTNT, "worker", "--scheduler", scheduler, "--out", "staging"], cwd=elsewhere,
-                env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-            )  # fmt: skip
-            try:
-                suite = [*GPTNT, "suite", "run", "single", "--only", "Wires-234,Keypad-286",
-                         "--modes", "sync", "--launch", "task", "--run", "again",
-                         "--out", str(tmp_path / "runs"), "--scheduler", scheduler,
-                         "--players", str(player), "--yes"]  # fmt: skip
-                first = subprocess.Popen(suite, env=env, stdout=subprocess.PIPE,
-                                         stderr=subprocess.PIPE, text=True)  # fmt: skip
-                run_dir = tmp_path / "runs" / "again"
-                deadline = time.monotonic() + 240
-                seen = False
-                while time.monotonic() < deadline and first.poll() is None and not seen:
-                    fleet = read_fleet(run_dir)
-                    seen = fleet is not None and bool(fleet.in_flight)
-                    time.sleep(0.2)
-                if not seen:
-                    first.kill()
-                    pytest.fail(f"no episode seen in flight: {first.communicate()[1][-2000:]}")
-                first.send_signal(signal.SIGINT)
-                _, first_err = first.communicate(timeout=240)
-                assert first.returncode == 130, first_err
-                again = subprocess.run(suite, env=env, capture_output=True, text=True,
-                                       timeout=300, check=False)  # fmt: skip
-            finally:
-                worker.terminate()
-                worker.communicate(timeout=60)
+    with waiting_player(tmp_path, Latency(0.5, 0.2, 0.2, 1.0)) as (player, reach):
+        env.update(reach)
+        with dask_scheduler() as scheduler, _worker(scheduler, elsewhere, env):
+            suite = [*GPTNT, "suite", "run", "single", "--only", "Wires-234,Keypad-286",
+                     "--modes", "sync", "--launch", "task", "--run", "again",
+                     "--out", str(tmp_path / "runs"), "--scheduler", scheduler,
+                     "--players", str(player), "--yes"]  # fmt: skip
+            first = subprocess.Popen(suite, env=env, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True)  # fmt: skip
+            run_dir = tmp_path / "runs" / "again"
+            wait_in_flight(first, run_dir)
+            first.send_signal(signal.SIGINT)
+            _, first_err = first.communicate(timeout=240)
+            assert first.returncode == 130, first_err
+            again = subprocess.run(suite, env=env, capture_output=True, text=True,
+                                   timeout=300, check=False)  # fmt: skip
     assert again.returncode == 0, again.stderr[-3000:]
     latest = Ledger(run_dir).latest()
     assert len(latest) == 2 and {e.status for e in latest.values()} == {"finished"}, latest
